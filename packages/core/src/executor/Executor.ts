@@ -1,0 +1,51 @@
+/** A value passed to a Lua script as KEYS or ARGV. */
+export type ScriptArgument = string | number;
+
+/**
+ * What an adapter tells the lock client about its connections. The client registers exactly one
+ * listener with {@link Executor.listen}.
+ */
+export interface ExecutorListener {
+  /** A message arrived on a channel this executor subscribed to (classic or sharded). */
+  onMessage(channel: string, message: string): void;
+  /**
+   * The subscriber connection came back after a loss and its subscriptions were restored.
+   * Messages published in between are lost, so every waiter should try again at once.
+   */
+  onSubscriberReconnect(): void;
+}
+
+/**
+ * The one seam between Deadbolt and a Redis driver. Everything a lock needs from Redis goes
+ * through these few calls; an adapter (`@deadbolt/adapter-ioredis`,
+ * `@deadbolt/adapter-node-redis`) implements them over the client the application already has.
+ *
+ * Contract:
+ * - Script calls run on the user's client. In a cluster they are routed by the first key, and
+ *   every key of one call shares a hash slot (the caller guarantees it).
+ * - A missing script makes {@link Executor.evalsha} reject with the server's `NOSCRIPT` error
+ *   unchanged; the script registry in core then falls back to {@link Executor.eval}.
+ * - Replies are returned as the driver decodes them: integers as numbers, nil as `null`, arrays as
+ *   arrays. Under RESP3 the same scripts reply with the same shapes.
+ * - Subscriptions run on a connection the adapter opened itself (a duplicate of the user's
+ *   client). The adapter subscribes each channel once per call; reference counting is core's job.
+ *   After a reconnect the adapter restores its subscriptions and reports
+ *   {@link ExecutorListener.onSubscriberReconnect}.
+ * - {@link Executor.close} closes only what the adapter opened, never the user's client.
+ */
+export interface Executor {
+  /** `true` when the client is a Redis Cluster client. */
+  readonly isCluster: boolean;
+  /** Runs a cached script by its SHA1 digest. */
+  evalsha(sha: string, keys: readonly string[], args: readonly ScriptArgument[]): Promise<unknown>;
+  /** Runs a script from source (and caches it on the server). */
+  eval(source: string, keys: readonly string[], args: readonly ScriptArgument[]): Promise<unknown>;
+  /** Subscribes the adapter's subscriber connection to a channel; sharded uses `SSUBSCRIBE`. */
+  subscribe(channel: string, sharded: boolean): Promise<void>;
+  /** Undoes {@link Executor.subscribe} for one channel. */
+  unsubscribe(channel: string, sharded: boolean): Promise<void>;
+  /** Registers the listener for messages and reconnects. A later call replaces the earlier one. */
+  listen(listener: ExecutorListener): void;
+  /** Closes the connections the adapter opened. Idempotent. */
+  close(): Promise<void>;
+}
