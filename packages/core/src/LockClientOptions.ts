@@ -1,0 +1,53 @@
+import { checkDuration, checkOptions, checkName } from './options/validate.js';
+import { InvalidArgumentError } from './errors/LockError.js';
+
+/** How lock channels are subscribed and published. */
+export type PubSubMode = 'auto' | 'classic' | 'sharded';
+
+/** Options of a {@link LockClient}. Every time is in milliseconds. */
+export interface LockClientOptions {
+  /**
+   * The lease of a lock taken without `leaseTime`; the watchdog renews it every third of this
+   * while the lock is held. Redisson's `lockWatchdogTimeout`. Default 30 000, at least 30.
+   */
+  watchdogTimeout?: number;
+  /**
+   * How long one call to Redis may take before it fails with `RedisUnavailableError`.
+   * Default 10 000.
+   */
+  commandTimeout?: number;
+  /**
+   * `classic` (SUBSCRIBE/PUBLISH), `sharded` (SSUBSCRIBE/SPUBLISH, Redis 7) or `auto`: sharded on
+   * a Redis 7 cluster, classic otherwise, as Redisson does. Java and Node services sharing locks
+   * must agree. Default `auto`.
+   */
+  pubsub?: PubSubMode;
+  /**
+   * This client's id, the first half of every owner field. Default: a random UUID, like
+   * Redisson's per-client id. Set it only to share owners with another process on purpose.
+   */
+  clientId?: string;
+}
+
+/** Options with defaults applied. */
+export type ResolvedLockClientOptions = Required<LockClientOptions>;
+
+const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId'] as const;
+const PUBSUB_MODES: readonly PubSubMode[] = ['auto', 'classic', 'sharded'];
+
+/** Checks options and applies defaults. */
+export function resolveClientOptions(value: unknown, defaultClientId: () => string): ResolvedLockClientOptions {
+  const options = checkOptions<LockClientOptions>(value, KNOWN);
+  const pubsub = options.pubsub ?? 'auto';
+  if (!PUBSUB_MODES.includes(pubsub)) {
+    throw new InvalidArgumentError('options.pubsub', `expected one of ${PUBSUB_MODES.join(', ')}, got ${String(pubsub)}`);
+  }
+  const clientId = options.clientId === undefined ? defaultClientId() : checkName(options.clientId, 'options.clientId');
+  if (clientId.includes(':')) throw new InvalidArgumentError('options.clientId', 'must not contain ":"');
+  return {
+    watchdogTimeout: checkDuration(options.watchdogTimeout ?? 30_000, 'options.watchdogTimeout', { min: 30 }),
+    commandTimeout: checkDuration(options.commandTimeout ?? 10_000, 'options.commandTimeout', { min: 1 }),
+    pubsub,
+    clientId,
+  };
+}

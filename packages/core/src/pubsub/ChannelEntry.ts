@@ -1,0 +1,73 @@
+// setTimeout fires at once for delays past 2^31 - 1 ms.
+const MAX_TIMER = 2 ** 31 - 1;
+
+interface Sleeper {
+  wake(): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * The local waiters of one subscribed channel. Wakes that find nobody asleep are kept as
+ * permits (at most one per waiter), so that a waiter who was busy retrying when the message
+ * came does not sleep through it.
+ */
+export class ChannelEntry {
+  refs = 0;
+  readonly ready: Promise<void>;
+  #permits = 0;
+  readonly #sleepers: Sleeper[] = [];
+  #failed: { error: unknown } | undefined;
+
+  constructor(ready: Promise<void>) {
+    this.ready = ready;
+    // Rejections are observed by every joiner; this keeps an unjoined failure from going unhandled.
+    ready.catch(() => undefined);
+  }
+
+  wakeOne(): void {
+    const sleeper = this.#sleepers.shift();
+    if (sleeper) sleeper.wake();
+    else this.#permits = Math.min(this.#permits + 1, this.refs);
+  }
+
+  wakeAll(): void {
+    this.#permits = this.refs;
+    for (const sleeper of this.#sleepers.splice(0)) sleeper.wake();
+  }
+
+  fail(error: unknown): void {
+    this.#failed = { error };
+    for (const sleeper of this.#sleepers.splice(0)) sleeper.fail(error);
+  }
+
+  sleep(timeout: number, signal?: AbortSignal): Promise<void> {
+    if (this.#failed) return Promise.reject(this.#failed.error);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#permits > 0) {
+      this.#permits--;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const index = this.#sleepers.indexOf(sleeper);
+        if (index !== -1) this.#sleepers.splice(index, 1);
+      };
+      const sleeper: Sleeper = {
+        wake: () => {
+          settle();
+          resolve();
+        },
+        fail: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      const onAbort = () => sleeper.fail(signal?.reason);
+      const timer = timeout === Infinity ? undefined : setTimeout(sleeper.wake, Math.min(Math.max(timeout, 0), MAX_TIMER));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#sleepers.push(sleeper);
+    });
+  }
+}

@@ -1,0 +1,130 @@
+import { RedisUnavailableError } from '../errors/LockError.js';
+import type { Executor } from '../executor/Executor.js';
+import { ChannelEntry } from './ChannelEntry.js';
+
+/** A waiter's share of a channel subscription. */
+export interface ChannelSubscription {
+  /**
+   * Sleeps until a message wakes this waiter, `timeout` ms pass, or `signal` aborts (then it
+   * rejects with the signal's reason). A wake that arrived while the waiter was busy is kept
+   * and consumed here at once, so a release between a failed attempt and the sleep is never
+   * missed.
+   */
+  sleep(timeout: number, signal?: AbortSignal): Promise<void>;
+  /** Gives the share back; the last one out unsubscribes the channel. Idempotent. */
+  release(): void;
+}
+
+/**
+ * One subscription per channel per executor, shared by every local waiter and reference
+ * counted. A message `0` wakes one local waiter, `1` wakes all of them; a subscriber reconnect
+ * wakes everyone, because messages sent meanwhile are lost.
+ */
+export class ChannelHub {
+  readonly #executor: Executor;
+  readonly #sharded: () => Promise<boolean>;
+  readonly #timeout: number;
+  readonly #entries = new Map<string, ChannelEntry>();
+  readonly #leaving = new Map<string, Promise<void>>();
+  #closedWith: Error | undefined;
+
+  /**
+   * @param sharded - resolves whether channels use sharded pub/sub (`SSUBSCRIBE`)
+   * @param timeout - how long a subscribe may take before it fails as Redis unavailable
+   */
+  constructor(executor: Executor, sharded: () => Promise<boolean>, timeout: number) {
+    this.#executor = executor;
+    this.#sharded = sharded;
+    this.#timeout = timeout;
+  }
+
+  /** Joins the channel's subscription, subscribing first when this is the only waiter. */
+  async join(channel: string): Promise<ChannelSubscription> {
+    if (this.#closedWith) throw this.#closedWith;
+    let entry = this.#entries.get(channel);
+    if (!entry) {
+      entry = new ChannelEntry(this.#subscribe(channel));
+      this.#entries.set(channel, entry);
+    }
+    entry.refs++;
+    try {
+      await entry.ready;
+    } catch (error) {
+      if (this.#entries.get(channel) === entry) this.#entries.delete(channel);
+      throw error;
+    }
+    return this.#share(channel, entry);
+  }
+
+  /** Delivers a message from the executor. */
+  deliver(channel: string, message: string): void {
+    const entry = this.#entries.get(channel);
+    if (message === '0') entry?.wakeOne();
+    else if (message === '1') entry?.wakeAll();
+  }
+
+  /** Wakes every waiter on every channel, e.g. after the subscriber reconnected. */
+  wakeEveryone(): void {
+    for (const entry of this.#entries.values()) entry.wakeAll();
+  }
+
+  /** The channels with at least one local waiter. */
+  get channels(): readonly string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** Ends every wait with `error` and refuses new ones; subscriptions are dropped with the executor. */
+  close(error: Error): void {
+    this.#closedWith = error;
+    for (const entry of this.#entries.values()) entry.fail(error);
+    this.#entries.clear();
+  }
+
+  #share(channel: string, entry: ChannelEntry): ChannelSubscription {
+    let released = false;
+    return {
+      sleep: (timeout, signal) => entry.sleep(timeout, signal),
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--entry.refs > 0 || this.#entries.get(channel) !== entry) return;
+        this.#entries.delete(channel);
+        this.#unsubscribe(channel);
+      },
+    };
+  }
+
+  async #subscribe(channel: string): Promise<void> {
+    await this.#leaving.get(channel);
+    const sharded = await this.#sharded();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new RedisUnavailableError(`Redis did not confirm the subscription to ${channel} within ${this.#timeout} ms`)),
+        this.#timeout,
+      );
+    });
+    try {
+      await Promise.race([this.#executor.subscribe(channel, sharded), timedOut]);
+    } catch (error) {
+      // A subscription confirmed after the timeout must not linger with nobody listening.
+      this.#unsubscribe(channel);
+      throw error instanceof RedisUnavailableError
+        ? error
+        : new RedisUnavailableError(`Could not subscribe to ${channel}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #unsubscribe(channel: string): void {
+    const leaving = this.#sharded()
+      .then((sharded) => this.#executor.unsubscribe(channel, sharded))
+      // The subscriber connection is gone or closing; nothing is left to undo on the server.
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#leaving.get(channel) === leaving) this.#leaving.delete(channel);
+      });
+    this.#leaving.set(channel, leaving);
+  }
+}
