@@ -58,7 +58,7 @@ export class Lock {
    * @throws the signal's reason when `options.signal` aborts
    * @throws {@link RedisUnavailableError}, {@link InvalidArgumentError}, {@link ClientClosedError}
    */
-  tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
+  async tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
     return this.#acquire(checkAcquireOptions(options, 0));
   }
 

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError, LockClient, type Executor } from '../src/index.js';
+import { checkAcquireOptions } from '../src/lock/AcquireOptions.js';
+
+// An executor that fails the test if anything reaches it: bad input must be refused before Redis.
+function untouchable(): Executor & { calls: number } {
+  const fail = async (): Promise<never> => {
+    touched.calls++;
+    throw new Error('reached Redis');
+  };
+  const touched = { calls: 0, isCluster: false, evalsha: fail, eval: fail, subscribe: fail, unsubscribe: fail, listen() {}, close: async () => {} };
+  return touched;
+}
+
+function expectInvalid(fn: () => unknown, argument: string): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe(argument);
+    expect((error as Error).message).toContain(argument);
+    return;
+  }
+  expect.fail(`expected InvalidArgumentError for ${argument}`);
+}
+
+describe('acquire options', () => {
+  it.each([
+    [{ leaseTime: -1 }, 'options.leaseTime'],
+    [{ leaseTime: 0 }, 'options.leaseTime'],
+    [{ leaseTime: Number.NaN }, 'options.leaseTime'],
+    [{ leaseTime: Infinity }, 'options.leaseTime'],
+    [{ leaseTime: 1.5 }, 'options.leaseTime'],
+    [{ leaseTime: '100' }, 'options.leaseTime'],
+    [{ waitTime: -5 }, 'options.waitTime'],
+    [{ waitTime: Number.NaN }, 'options.waitTime'],
+    [{ signal: {} }, 'options.signal'],
+    [{ owner: '' }, 'options.owner'],
+    [{ owner: 'a b' }, 'options.owner'],
+    [{ owner: 42 }, 'options.owner'],
+    [{ leasetime: 100 }, 'options.leasetime'],
+    ['fast', 'options'],
+  ])('rejects %j naming %s', (options, argument) => {
+    expectInvalid(() => checkAcquireOptions(options, 0), argument);
+  });
+
+  it('accepts an infinite wait and applies the default', () => {
+    expect(checkAcquireOptions({ waitTime: Infinity }, 0).waitTime).toBe(Infinity);
+    expect(checkAcquireOptions(undefined, 0).waitTime).toBe(0);
+    expect(checkAcquireOptions({}, Infinity).waitTime).toBe(Infinity);
+  });
+});
+
+describe('client options', () => {
+  it.each([
+    [{ watchdogTimeout: 10 }, 'options.watchdogTimeout'],
+    [{ watchdogTimeout: -1 }, 'options.watchdogTimeout'],
+    [{ commandTimeout: Number.NaN }, 'options.commandTimeout'],
+    [{ commandTimeout: 0 }, 'options.commandTimeout'],
+    [{ pubsub: 'loud' }, 'options.pubsub'],
+    [{ clientId: '' }, 'options.clientId'],
+    [{ clientId: 'a:b' }, 'options.clientId'],
+    [{ watchdog: 1000 }, 'options.watchdog'],
+  ])('rejects %j naming %s', (options, argument) => {
+    expectInvalid(() => new LockClient(untouchable(), options as never), argument);
+  });
+});
+
+describe('lock entry points', () => {
+  const executor = untouchable();
+  const client = new LockClient(executor);
+
+  it.each([[''], [42], [null], [undefined], [{}]])('refuses the name %j', (name) => {
+    expectInvalid(() => client.lock(name as never), 'name');
+  });
+
+  it('refuses bad options without reaching Redis', async () => {
+    const lock = client.lock('orders');
+    await expect(lock.acquire({ leaseTime: -1 })).rejects.toMatchObject({ argument: 'options.leaseTime' });
+    await expect(lock.tryAcquire({ waitTime: Number.NaN })).rejects.toMatchObject({ argument: 'options.waitTime' });
+    await expect(lock.withLock('not a function' as never)).rejects.toMatchObject({ argument: 'fn' });
+    await expect(lock.holdCount()).rejects.toMatchObject({ argument: 'owner' });
+    await expect(lock.isHeldBy('')).rejects.toMatchObject({ argument: 'owner' });
+    expect(executor.calls).toBe(0);
+  });
+
+  it('refuses work after close', async () => {
+    const closing = new LockClient(untouchable());
+    await closing.close();
+    await expect(closing.lock('x').acquire()).rejects.toMatchObject({ name: 'ClientClosedError' });
+    await expect(closing.lock('x').isLocked()).rejects.toMatchObject({ name: 'ClientClosedError' });
+  });
+});
