@@ -1,0 +1,27 @@
+import { lockChannelName, prefixedName } from '@deadbolt/core';
+
+/** The Redis keys and channels of one fair lock, in Redisson's layout. */
+export interface FairLockKeys {
+  /** The lock hash itself (same layout as the reentrant lock). */
+  readonly lock: string;
+  /** The FIFO queue of waiting owners: `redisson_lock_queue:{name}`. */
+  readonly queue: string;
+  /** The waiters' deadlines, a sorted set: `redisson_lock_timeout:{name}`. */
+  readonly timeouts: string;
+  /** The channel that wakes one particular waiter: `redisson_lock__channel:{name}:<ownerField>`. */
+  waiterChannel(ownerField: string): string;
+}
+
+/**
+ * The keys a fair lock named `name` uses. All of them share the lock's hash slot, so one script
+ * can touch them together in a cluster.
+ */
+export function fairLockKeys(name: string): FairLockKeys {
+  const channel = lockChannelName(name);
+  return {
+    lock: name,
+    queue: prefixedName('redisson_lock_queue', name),
+    timeouts: prefixedName('redisson_lock_timeout', name),
+    waiterChannel: (ownerField) => `${channel}:${ownerField}`,
+  };
+}

@@ -1,0 +1,1 @@
+export { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';

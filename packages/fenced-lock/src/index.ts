@@ -1,0 +1,1 @@
+export { fencingTokenKey } from './fencingTokenKey.js';

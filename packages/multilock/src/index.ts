@@ -1,0 +1,1 @@
+export { WaitBudget } from './WaitBudget.js';

@@ -1,0 +1,1 @@
+export { quorum, validityTime } from './quorum.js';

@@ -1,0 +1,1 @@
+export { readWriteLockKeys, type ReadWriteLockKeys } from './readWriteLockKeys.js';
