@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keySlot, parseInfo, startCluster, type ClusterHandle } from '../src/index.js';
+
+describe('startCluster (3 masters)', () => {
+  let cluster: ClusterHandle;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it('is healthy on every node, and they agree on the slot map', async () => {
+    expect(cluster.nodes).toHaveLength(3);
+    expect(cluster.masters).toHaveLength(3);
+    expect(cluster.replicas).toHaveLength(0);
+    expect(cluster.startupNodes).toEqual(cluster.nodes.map((n) => ({ host: '127.0.0.1', port: n.port })));
+    const maps = new Set<string>();
+    for (const node of cluster.nodes) {
+      expect(node.port).toBeLessThanOrEqual(55_535);
+      expect(parseInfo(await node.command('CLUSTER', 'INFO')).get('cluster_state')).toBe('ok');
+      maps.add(JSON.stringify(await node.command('CLUSTER', 'SLOTS')));
+    }
+    expect(maps.size).toBe(1);
+  });
+
+  it('computes slots as the server does, and finds the master that owns a key', async () => {
+    const node = cluster.nodes[0];
+    for (const key of ['foo', 'bar', '{user:1}:a', 'x{}y', 'lock:{order-42}', 'ключ', '{a}{b}']) {
+      expect(keySlot(key)).toBe(await node?.command('CLUSTER', 'KEYSLOT', key));
+      const master = await cluster.masterForKey(key);
+      // The owner accepts the write; any other master would answer MOVED.
+      expect(await master.command('SET', key, '1')).toBe('OK');
+    }
+  });
+
+  it('restarts a master with its cluster identity and without its data', async () => {
+    const master = await cluster.masterForKey('survives?');
+    const id = await master.command('CLUSTER', 'MYID');
+    await master.command('SET', 'survives?', 'no');
+    await master.restart();
+    expect(await master.command('CLUSTER', 'MYID')).toBe(id);
+    await cluster.waitUntilHealthy();
+    expect(cluster.masters).toContain(master);
+    expect(await master.command('GET', 'survives?')).toBeNull();
+  });
+});
+
+describe('startCluster (3 masters, 1 replica each)', () => {
+  it('links every replica and fails a master over to its replica', async () => {
+    const cluster = await startCluster({ replicas: 1 });
+    try {
+      expect(cluster.nodes).toHaveLength(6);
+      expect(cluster.masters).toHaveLength(3);
+      expect(cluster.replicas).toHaveLength(3);
+      for (const replica of cluster.replicas) {
+        const info = parseInfo(await replica.command('INFO', 'replication'));
+        expect(info.get('master_link_status')).toBe('up');
+      }
+      for (const node of cluster.nodes) {
+        expect(parseInfo(await node.command('CLUSTER', 'INFO')).get('cluster_state')).toBe('ok');
+      }
+      const old = await cluster.masterForKey('k');
+      const promoted = await cluster.failover(old);
+      expect(promoted).not.toBe(old);
+      expect(await cluster.masterForKey('k')).toBe(promoted);
+      expect(cluster.masters).toContain(promoted);
+      expect(cluster.replicas).toContain(old);
+      expect(parseInfo(await old.command('INFO', 'replication')).get('role')).toBe('slave');
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
