@@ -26,3 +26,8 @@ export { coreScripts } from './scripts/coreScripts.js';
 export type { ScriptRunner } from './scripts/ScriptRunner.js';
 export type { ChannelHub, ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { RenewalScheduler, Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
+
+// Building blocks for adapters.
+export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';
+export type { LinkEvents, SubscriberLink } from './adapter/SubscriberLink.js';
+export { DEFAULT_SUBSCRIBER_NAME, resolveAdapterOptions, type AdapterOptions } from './adapter/AdapterOptions.js';

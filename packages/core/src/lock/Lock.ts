@@ -155,6 +155,11 @@ export class Lock {
       undo,
     });
     if (!taken) return null;
+    if (client.closed) {
+      // Closed while the acquisition was in flight: nobody would keep this lock alive.
+      await undo();
+      client.assertOpen();
+    }
     return new HeldLock({
       client,
       name: this.name,

@@ -1,0 +1,41 @@
+import type { Cluster } from 'ioredis';
+import { hashSlot } from '@deadbolt/core';
+import { IoredisLink } from './IoredisLink.js';
+import { subscriberOptions } from './subscriberOptions.js';
+import type { Topology } from '@deadbolt/core';
+
+/**
+ * Channels on connections to the master that owns their slot, read from the cluster client's own
+ * slot map. ioredis's cluster pub/sub is not used: its subscriber connections report neither a
+ * reconnect nor when their channels are back, which the executor contract needs.
+ */
+export function clusterTopology(cluster: Cluster, subscriberName: string): Topology {
+  const refresh = () => new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+  return {
+    isCluster: true,
+    async nodeFor(channel) {
+      const slot = hashSlot(channel);
+      let owner = cluster.slots[slot]?.[0];
+      if (owner === undefined) {
+        await refresh();
+        owner = cluster.slots[slot]?.[0];
+      }
+      if (owner === undefined) throw new Error(`No cluster node serves the slot of channel ${channel}; is the cluster client connected?`);
+      return owner;
+    },
+    async open(address, events) {
+      // Any node's connection carries the user's credentials, TLS and protocol; only the address differs.
+      const template = cluster.nodes('all')[0];
+      if (!template) throw new Error('The cluster client knows no node yet; is it connected?');
+      const separator = address.lastIndexOf(':');
+      const host = address.slice(0, separator);
+      const port = Number(address.slice(separator + 1));
+      return new IoredisLink(template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }), events);
+    },
+    refresh,
+    watch(onChange) {
+      cluster.on('refresh', onChange);
+      return () => cluster.off('refresh', onChange);
+    },
+  };
+}

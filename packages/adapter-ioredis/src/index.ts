@@ -1,0 +1,2 @@
+export { ioredisExecutor } from './ioredisExecutor.js';
+export type { IoredisExecutorOptions } from './ioredisExecutor.js';

@@ -1,0 +1,61 @@
+// The shapes of node-redis clients that the executor relies on, written out structurally: the
+// driver's own generic types are invariant in their modules, scripts, RESP version and type
+// mapping, so no single instantiation of `RedisClientType` accepts every client. Any client from
+// `createClient()` or `createCluster()` of redis 5 or 6 fits these (test/acceptedClients.ts).
+
+/** KEYS and ARGV of a script call, as node-redis takes them. */
+export interface NodeRedisScriptOptions {
+  keys: string[];
+  arguments: string[];
+}
+
+/** A message callback of node-redis pub/sub. */
+export type NodeRedisPubSubListener = (message: string, channel: string) => unknown;
+
+/** What the executor uses of the subscriber connection it duplicates from the user's client. */
+export interface NodeRedisSubscriberClient {
+  /** Opens the connection; commands sent meanwhile wait in the offline queue. */
+  connect(): Promise<unknown>;
+  /** Closes the connection at once. */
+  destroy(): void;
+  /** Listens for the client's events (`ready`, `reconnecting`, `end`, `error`, ...). */
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  /** `SUBSCRIBE`, calling `listener` for each message. */
+  subscribe(channel: string, listener: NodeRedisPubSubListener): Promise<void>;
+  /** `UNSUBSCRIBE` once `listener` was the channel's last callback. */
+  unsubscribe(channel: string, listener: NodeRedisPubSubListener): Promise<void>;
+  /** `SSUBSCRIBE`, calling `listener` for each message. */
+  sSubscribe(channel: string, listener: NodeRedisPubSubListener): Promise<void>;
+  /** `SUNSUBSCRIBE` once `listener` was the channel's last callback. */
+  sUnsubscribe(channel: string, listener: NodeRedisPubSubListener): Promise<void>;
+  /** The channels node-redis holds callbacks for, and so restores after a reconnect. */
+  getPubSubListeners(type: 'CHANNELS' | 'SHARDED'): ReadonlyMap<string, unknown>;
+}
+
+/** A node-redis standalone client (`createClient()`), as the executor uses it. */
+export interface NodeRedisClient {
+  /** `EVALSHA`. */
+  evalSha(sha1: string, options: NodeRedisScriptOptions): Promise<unknown>;
+  /** `EVAL`. */
+  eval(script: string, options: NodeRedisScriptOptions): Promise<unknown>;
+  /** A new, unconnected client with the same options but these. */
+  duplicate(overrides: { name: string; disableOfflineQueue: boolean }): NodeRedisSubscriberClient;
+}
+
+/** A node of a node-redis cluster's slot map. */
+export interface NodeRedisClusterNode {
+  /** `host:port`, as the cluster client keys its nodes. */
+  readonly address: string;
+}
+
+/** A node-redis cluster client (`createCluster()`), as the executor uses it. */
+export interface NodeRedisCluster {
+  /** `EVALSHA`, routed by the first key. */
+  evalSha(sha1: string, options: NodeRedisScriptOptions): Promise<unknown>;
+  /** `EVAL`, routed by the first key. */
+  eval(script: string, options: NodeRedisScriptOptions): Promise<unknown>;
+  /** The slot map: each slot's master. */
+  readonly slots: readonly { readonly master: NodeRedisClusterNode }[];
+  /** The cluster's own connection to a node, to duplicate from. */
+  nodeClient(node: NodeRedisClusterNode): NodeRedisClient | Promise<NodeRedisClient>;
+}

@@ -1,0 +1,56 @@
+import { LockClient, type LockClientOptions } from '@deadbolt/core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startBackend, type AdapterName, type Backend, type TopologyName } from './backends.js';
+import type { ConformantLock, LockKind } from './LockKind.js';
+
+/** What every conformance test gets: the running backend, fresh clients and unique lock names. */
+export interface SuiteContext {
+  readonly kind: LockKind;
+  backend(): Backend;
+  /** A new lock client on its own executor; closed after the test. */
+  client(options?: LockClientOptions): Promise<LockClient>;
+  /** A lock of the kind under test on `client`, with a name unique to this test. */
+  lock(client: LockClient, label?: string): ConformantLock;
+  /** A lock name unique to this run. */
+  uniqueName(label?: string): string;
+}
+
+let counter = 0;
+
+/**
+ * Starts the backend for a `describe` block and hands out clients that are closed after each
+ * test, so no test leaves a subscription or a watchdog timer behind for the next.
+ */
+export function useSuiteContext(kind: LockKind, adapter: AdapterName, topology: TopologyName): SuiteContext {
+  let backend: Backend | undefined;
+  const open: LockClient[] = [];
+  beforeAll(async () => {
+    backend = await startBackend(adapter, topology);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((client) => client.close()));
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+  const context: SuiteContext = {
+    kind,
+    backend() {
+      if (!backend) throw new Error('backend not started');
+      return backend;
+    },
+    async client(options) {
+      const executor = await context.backend().createExecutor();
+      const client = new LockClient(executor, options);
+      open.push(client);
+      return client;
+    },
+    uniqueName(label = 'lock') {
+      return `conformance:${label}:${process.pid}:${++counter}`;
+    },
+    lock(client, label) {
+      return kind.create(client, context.uniqueName(label));
+    },
+  };
+  return context;
+}

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ConnectionSpec } from '../backends.js';
+import type { LockKind } from '../LockKind.js';
+
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx');
+const script = fileURLToPath(new URL('./contender.ts', import.meta.url));
+
+/** Runs `processes` contender processes against one lock and resolves their completed holds. */
+export async function runContenders(options: {
+  spec: ConnectionSpec;
+  kind: LockKind;
+  lockName: string;
+  counterKey: string;
+  processes: number;
+  tasks: number;
+  iterations: number;
+}): Promise<number[]> {
+  const { processes, kind, ...rest } = options;
+  const job = JSON.stringify({ ...rest, kindModule: kind.module, kindExport: kind.exportName });
+  return Promise.all(Array.from({ length: processes }, () => runOne(job)));
+}
+
+function runOne(job: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsx, script], {
+      env: { ...process.env, DEADBOLT_CONTENDER_JOB: job },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`contender exited with ${code}: ${err}`));
+      resolve((JSON.parse(out.trim().split('\n').pop() ?? '{}') as { holds: number }).holds);
+    });
+  });
+}

@@ -1,0 +1,32 @@
+import { describe } from 'vitest';
+import { BACKENDS } from './backends.js';
+import type { LockKind } from './LockKind.js';
+import { useSuiteContext, type SuiteContext } from './SuiteContext.js';
+import { exclusionSuite } from './suites/exclusion.js';
+import { faultSuite } from './suites/faults.js';
+import { leaseSuite } from './suites/lease.js';
+import { reentrancySuite } from './suites/reentrancy.js';
+import { waitingSuite } from './suites/waiting.js';
+
+/** The parts of the conformance suite; a test file may run some of them to stay short. */
+export const LOCK_SUITES = {
+  exclusion: exclusionSuite,
+  reentrancy: reentrancySuite,
+  lease: leaseSuite,
+  waiting: waitingSuite,
+  faults: faultSuite,
+} as const satisfies Record<string, (ctx: SuiteContext) => void>;
+
+/** A part of the conformance suite. */
+export type LockSuiteName = keyof typeof LOCK_SUITES;
+
+/**
+ * The one conformance suite every lock kind passes, on both adapters, standalone and cluster.
+ * Each adapter × topology gets its own servers.
+ */
+export function describeLockConformance(kind: LockKind, suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[]): void {
+  describe.each(BACKENDS)(`${kind.name} conformance on $adapter/$topology`, ({ adapter, topology }) => {
+    const ctx = useSuiteContext(kind, adapter, topology);
+    for (const suite of suites) describe(suite, () => LOCK_SUITES[suite](ctx));
+  });
+}

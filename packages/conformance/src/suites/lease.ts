@@ -1,0 +1,98 @@
+import { LockLostError, LockNotHeldError, type LockLostEvent } from '@deadbolt/core';
+import { expect, it } from 'vitest';
+import type { SuiteContext } from '../SuiteContext.js';
+import { eventually, sleep } from '../timing.js';
+
+/** Leases, the watchdog, and what a holder learns when its lock is lost. */
+export function leaseSuite(ctx: SuiteContext): void {
+  it('a lease expires, the next owner gets in, and the old holder learns it lost the lock', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'lease');
+    const old = await lock.acquire({ leaseTime: 200 });
+    expect(await lock.tryAcquire({ waitTime: 0 })).toBeNull();
+    const next = await lock.acquire({ waitTime: 2_000 });
+    await eventually(() => old.signal.aborted, 1_000);
+    expect(old.signal.reason).toBeInstanceOf(LockLostError);
+    await expect(old.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(await lock.isHeldBy(next.owner)).toBe(true);
+    await next.release();
+  });
+
+  it('the watchdog keeps a lock past three times its timeout and stops after release', async () => {
+    const client = await ctx.client({ watchdogTimeout: 300 });
+    const lock = ctx.lock(client, 'watchdog');
+    const held = await lock.acquire();
+    await sleep(1_200);
+    expect(held.signal.aborted).toBe(false);
+    expect(await lock.isHeldBy(held.owner)).toBe(true);
+    expect(await lock.remainingTtl()).toBeGreaterThan(0);
+    await held.release();
+    expect(client.renewals.size).toBe(0);
+    await sleep(400);
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it('renews every held lock of a slot with one call per tick', async () => {
+    const client = await ctx.client({ watchdogTimeout: 300 });
+    const tag = ctx.uniqueName('batch');
+    const locks = Array.from({ length: 40 }, (_, i) => ctx.kind.create(client, `{${tag}}:${i}`));
+    const held = await Promise.all(locks.map((lock) => lock.acquire()));
+    const calls = () => scriptCalls(ctx, `{${tag}}`);
+    const before = await calls();
+    await sleep(1_000);
+    const during = (await calls()) - before;
+    // About ten ticks in a second; one renewal call per lock would be 400.
+    expect(during).toBeGreaterThan(0);
+    expect(during).toBeLessThan(30);
+    await Promise.all(held.map((hold) => hold.release()));
+  });
+
+  it('a lock deleted under its holder is reported through the signal and the lockLost event', async () => {
+    const client = await ctx.client({ watchdogTimeout: 300 });
+    const lost: LockLostEvent[] = [];
+    client.on('lockLost', (event) => lost.push(event));
+    const lock = ctx.lock(client, 'stolen');
+    const held = await lock.acquire();
+    expect(await lock.forceUnlock()).toBe(true);
+    expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    expect(lost.map((event) => event.key)).toContain(lock.name);
+    expect(client.renewals.size).toBe(0);
+    // Renewal never re-acquires what is gone.
+    expect(await lock.isLocked()).toBe(false);
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+  });
+
+  it("closing the client stops renewal, so its lock expires", async () => {
+    const observer = await ctx.client();
+    const closing = await ctx.client({ watchdogTimeout: 300 });
+    const name = ctx.uniqueName('closed');
+    await ctx.kind.create(closing, name).acquire();
+    await closing.close();
+    const lock = ctx.kind.create(observer, name);
+    expect(await lock.isLocked()).toBe(true);
+    expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
+  });
+
+  it('a release racing a renewal does not leave the lock renewed', async () => {
+    const client = await ctx.client({ watchdogTimeout: 60 });
+    const lock = ctx.lock(client, 'race');
+    for (let i = 0; i < 20; i++) {
+      const held = await lock.acquire();
+      await sleep(i % 3 === 0 ? 20 : 1);
+      await held.release();
+      expect(await lock.isLocked()).toBe(false);
+    }
+    await sleep(150);
+    expect(await lock.isLocked()).toBe(false);
+    expect(client.renewals.size).toBe(0);
+  });
+}
+
+// Script calls served by the node that owns `key`, from INFO commandstats.
+async function scriptCalls(ctx: SuiteContext, key: string): Promise<number> {
+  const info = String(await ctx.backend().command(['INFO', 'commandstats'], key));
+  let total = 0;
+  for (const match of info.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)) total += Number(match[1]);
+  return total;
+}

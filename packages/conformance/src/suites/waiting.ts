@@ -1,0 +1,113 @@
+import { LockWaitTimeoutError } from '@deadbolt/core';
+import { expect, it } from 'vitest';
+import type { SuiteContext } from '../SuiteContext.js';
+import { eventually, sleep } from '../timing.js';
+
+/** Waiting: pub/sub wake-ups, wait limits, aborts, and what they leave behind. */
+export function waitingSuite(ctx: SuiteContext): void {
+  const noChannelsLeft = () => eventually(async () => (await ctx.backend().pubsubChannels()).length === 0, 3_000);
+
+  it('a no-wait attempt fails at once while the lock is held', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'nowait');
+    await using _held = await lock.acquire();
+    const started = performance.now();
+    expect(await lock.tryAcquire()).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(client.channels.channels).toEqual([]);
+  });
+
+  it('a waiter in another client gets the lock promptly after release, long before the TTL', async () => {
+    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('handoff');
+    const held = await ctx.kind.create(holderClient, name).acquire();
+    const waiting = ctx.kind.create(waiterClient, name).acquire({ waitTime: 10_000 });
+    await eventually(() => waiterClient.channels.channels.length === 1);
+    await sleep(50);
+    const released = performance.now();
+    await held.release();
+    const next = await waiting;
+    expect(performance.now() - released).toBeLessThan(2_000);
+    await next.release();
+  });
+
+  it('a timed-out wait throws and leaves nothing behind', async () => {
+    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('timeout');
+    const held = await ctx.kind.create(holderClient, name).acquire();
+    const lock = ctx.kind.create(waiterClient, name);
+    await expect(lock.acquire({ waitTime: 300 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
+    expect(await lock.tryAcquire({ waitTime: 200 })).toBeNull();
+    expect(waiterClient.channels.channels).toEqual([]);
+    expect(await noChannelsLeft()).toBe(true);
+    expect(await lock.holdCount(held.owner)).toBe(0);
+    expect(await ctx.kind.create(holderClient, name).isHeldBy(held.owner)).toBe(true);
+    await held.release();
+  });
+
+  it('an aborted wait rejects with the reason and leaves nothing behind', async () => {
+    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('abort');
+    const held = await ctx.kind.create(holderClient, name).acquire();
+    const lock = ctx.kind.create(waiterClient, name);
+    const controller = new AbortController();
+    const waiting = lock.acquire({ signal: controller.signal });
+    await eventually(() => waiterClient.channels.channels.length === 1);
+    controller.abort(new Error('user gave up'));
+    await expect(waiting).rejects.toThrow('user gave up');
+    await expect(lock.acquire({ signal: controller.signal })).rejects.toThrow('user gave up');
+    expect(waiterClient.channels.channels).toEqual([]);
+    expect(await noChannelsLeft()).toBe(true);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it('many local waiters share one subscription', async () => {
+    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('shared-sub');
+    const held = await ctx.kind.create(holderClient, name).acquire();
+    const lock = ctx.kind.create(waiterClient, name);
+    const waits = Array.from({ length: 10 }, () => lock.withLock(() => undefined, { waitTime: 10_000 }));
+    await eventually(() => waiterClient.channels.channels.length === 1);
+    await sleep(100);
+    expect(waiterClient.channels.channels).toHaveLength(1);
+    expect(await ctx.backend().pubsubChannels()).toHaveLength(1);
+    await held.release();
+    await Promise.all(waits);
+    expect(await noChannelsLeft()).toBe(true);
+  });
+
+  it('5000 contended cycles leave no channel subscribed', async () => {
+    const [one, two] = [await ctx.client(), await ctx.client()];
+    const names = Array.from({ length: 5 }, () => ctx.uniqueName('cycles'));
+    const tasks = names.flatMap((name) =>
+      [one, two].flatMap((client) => Array.from({ length: 5 }, () => ctx.kind.create(client, name))),
+    );
+    // 50 tasks x 100 cycles over 5 names, each name contended by 10 tasks in two clients.
+    await Promise.all(
+      tasks.map(async (lock) => {
+        for (let i = 0; i < 100; i++) await lock.withLock(() => undefined);
+      }),
+    );
+    expect(one.channels.channels).toEqual([]);
+    expect(two.channels.channels).toEqual([]);
+    expect(await noChannelsLeft()).toBe(true);
+  }, 120_000);
+
+  it('a waiter whose subscriber connection is killed still gets the lock promptly', async () => {
+    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('sub-killed');
+    const held = await ctx.kind.create(holderClient, name).acquire();
+    const waiting = ctx.kind.create(waiterClient, name).acquire({ waitTime: 20_000 });
+    await eventually(() => waiterClient.channels.channels.length === 1);
+    await sleep(50);
+    expect(await ctx.backend().killClientsByName('deadbolt-subscriber')).toBeGreaterThan(0);
+    await sleep(200);
+    const released = performance.now();
+    await held.release();
+    const next = await waiting;
+    // The lease is 30 s: getting in this fast means no wait for the TTL.
+    expect(performance.now() - released).toBeLessThan(5_000);
+    await next.release();
+  });
+}

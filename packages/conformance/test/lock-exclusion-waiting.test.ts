@@ -1,0 +1,4 @@
+import { describeLockConformance } from '../src/lockConformance.js';
+import { plainLock } from '../src/LockKind.js';
+
+describeLockConformance(plainLock, ['exclusion', 'waiting']);
