@@ -1,0 +1,45 @@
+// `pnpm bench`: runs every scenario on a redis-server of its own (or REDIS_URL), for each
+// adapter, and writes results/latest.json and results/latest.md. `--smoke` runs a tiny version
+// (seconds) to keep the harness working in CI.
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance';
+import { useStandalone } from '@deadbolt/test-harness';
+import { renderMarkdown, type BenchResults } from './report.js';
+import { handoff } from './scenarios/handoff.js';
+import { uncontended } from './scenarios/uncontended.js';
+
+const smoke = process.argv.includes('--smoke');
+const size = smoke ? { cycles: 200, acquisitions: 40 } : { cycles: 5_000, acquisitions: 500 };
+const adapters: AdapterName[] = ['ioredis', 'node-redis'];
+
+const server = await useStandalone();
+const results: BenchResults = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  smoke,
+  scenarios: [],
+};
+try {
+  for (const adapter of adapters) {
+    const spec: ConnectionSpec = { adapter, topology: 'standalone', nodes: [{ host: server.host, port: server.port }] };
+    console.log(`[${adapter}] uncontended lock + unlock`);
+    results.scenarios.push({ scenario: 'uncontended', adapter, figures: await uncontended(spec, size.cycles) });
+    for (const tasks of [2, 32]) {
+      console.log(`[${adapter}] contended handoff, 4 processes x ${tasks} tasks`);
+      const figures = await handoff(spec, { processes: 4, tasks, acquisitionsPerProcess: size.acquisitions });
+      results.scenarios.push({ scenario: `handoff (${4 * tasks} waiters)`, adapter, figures });
+    }
+  }
+} finally {
+  await server.stop();
+}
+
+const markdown = renderMarkdown(results);
+console.log(`\n${markdown}`);
+if (!smoke) {
+  const dir = new URL('../results/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  await writeFile(new URL('latest.json', dir), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(new URL('latest.md', dir), markdown);
+}
