@@ -10,7 +10,8 @@ export {
 } from './errors/LockError.js';
 export { LockClient, type LockClientEvents, type LockLostEvent } from './LockClient.js';
 export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './LockClientOptions.js';
-export { Lock } from './lock/Lock.js';
+export { Lock, UNLOCK_MESSAGE } from './lock/Lock.js';
+export { LockBase, type AttemptContext } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
 export { HeldLock, type HoldDescription } from './lock/HeldLock.js';
 
