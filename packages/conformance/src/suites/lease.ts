@@ -63,12 +63,13 @@ export function leaseSuite(ctx: SuiteContext): void {
     await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
   });
 
-  it("closing the client stops renewal, so its lock expires", async () => {
+  it('closing the client stops renewal: its holders are told and its lock expires', async () => {
     const observer = await ctx.client();
     const closing = await ctx.client({ watchdogTimeout: 300 });
     const name = ctx.uniqueName('closed');
-    await ctx.kind.create(closing, name).acquire();
+    const held = await ctx.kind.create(closing, name).acquire();
     await closing.close();
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
     const lock = ctx.kind.create(observer, name);
     expect(await lock.isLocked()).toBe(true);
     expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);

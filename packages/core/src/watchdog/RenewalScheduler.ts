@@ -99,11 +99,19 @@ export class RenewalScheduler {
     };
   }
 
-  /** Stops all renewal for good (the client is closing); held locks then expire by their lease. */
+  /**
+   * Stops all renewal for good (the client is closing): held locks then expire by their lease,
+   * and their holders are told now, while they can still stop their work in time.
+   */
   stop(): void {
     this.#stopped = true;
-    this.#entries.clear();
     this.#clearTimer();
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    for (const entry of entries) {
+      const error = new LockLostError(`Lock "${entry.key}" is no longer renewed: its client was closed`, { lockName: entry.key });
+      for (const holder of entry.holders) holder(error);
+    }
   }
 
   #schedule(delay: number, replace: boolean): void {
@@ -183,8 +191,13 @@ export class RenewalScheduler {
     if (this.#entries.get(entry.id) !== entry) return;
     this.#entries.delete(entry.id);
     const error = new LockLostError(message, { lockName: entry.key, cause });
-    this.#onLost(entry, error);
     for (const holder of entry.holders) holder(error);
+    try {
+      this.#onLost(entry, error);
+    } catch (listenerError) {
+      // A throwing `lockLost` listener must not stop the watchdog for every other lock.
+      process.emitWarning(listenerError instanceof Error ? listenerError : String(listenerError), 'DeadboltLockLostListenerError');
+    }
     if (this.#entries.size === 0) this.#clearTimer();
   }
 }
