@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('adapter-ioredis', { redis: true });
+export default packageProject('adapter-ioredis');

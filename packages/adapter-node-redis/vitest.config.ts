@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('adapter-node-redis', { redis: true });
+export default packageProject('adapter-node-redis');

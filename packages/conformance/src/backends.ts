@@ -3,9 +3,11 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import type { Executor } from '@deadbolt/core';
-import { sendCommand, startCluster, useStandalone, type ClusterHandle, type RedisNode } from '@deadbolt/test-harness';
+import { sendCommand, startCluster, startStandalone, useStandalone, type ClusterHandle, type RedisNode, type StandaloneTarget } from '@deadbolt/test-harness';
 import { Cluster, Redis } from 'ioredis';
+import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster } from 'redis';
+import { createClient as createClient5, createCluster as createCluster5 } from 'redis5';
 
 /** The driver an executor is built on. */
 export type AdapterName = 'ioredis' | 'node-redis';
@@ -13,6 +15,11 @@ export type AdapterName = 'ioredis' | 'node-redis';
 export type TopologyName = 'standalone' | 'cluster';
 /** The RESP protocol version a driver client speaks. */
 export type RespVersion = 2 | 3;
+/** A supported major version of the driver: ioredis 5 or 6, redis (node-redis) 5 or 6. */
+export type DriverMajor = 5 | 6;
+
+/** The major a client is built with unless told otherwise: the one the adapters are typed against. */
+export const DEFAULT_MAJOR: DriverMajor = 6;
 
 /** A host and port of one server. */
 export interface NodeAddress {
@@ -31,6 +38,8 @@ export interface ConnectionSpec {
   readonly nodes: readonly NodeAddress[];
   /** The protocol of the driver client; the driver's default when absent. */
   readonly resp?: RespVersion;
+  /** The driver's major version; {@link DEFAULT_MAJOR} when absent. */
+  readonly major?: DriverMajor;
 }
 
 /** Options of {@link connectExecutor} and {@link Backend.createExecutor}. */
@@ -39,6 +48,21 @@ export interface ConnectOptions {
   readonly subscriberName?: string;
   /** Overrides {@link ConnectionSpec.resp} for this client. */
   readonly resp?: RespVersion;
+  /** Overrides {@link ConnectionSpec.major} for this client. */
+  readonly major?: DriverMajor;
+}
+
+/** Options of {@link startBackend}. */
+export interface BackendOptions {
+  /** Replicas per cluster master (0 by default); `cluster.failover()` needs 1. */
+  readonly replicas?: 0 | 1;
+  /**
+   * Servers of the backend's own even when REDIS_URL is set, for tests that kill, restart or
+   * pause them. A cluster is always the backend's own.
+   */
+  readonly dedicated?: boolean;
+  /** The driver major of the backend's clients ({@link DEFAULT_MAJOR} by default). */
+  readonly major?: DriverMajor;
 }
 
 /** An executor over a driver client made for it. */
@@ -52,12 +76,13 @@ export interface ConnectedExecutor {
 
 /** A running topology and the means to test an adapter against it. */
 export interface Backend {
-  /** `<adapter>/<topology>`. */
+  /** `<adapter>/<topology>`, or `<adapter>@<major>/<topology>` for a major other than the default. */
   readonly name: string;
   readonly spec: ConnectionSpec;
   /**
    * The servers the harness started, for fault injection: the standalone server, or every
-   * cluster node. Empty when the standalone server came from REDIS_URL.
+   * cluster node. Empty when the standalone server came from REDIS_URL (see
+   * {@link BackendOptions.dedicated}).
    */
   readonly nodes: readonly RedisNode[];
   /** The cluster handle (failover, masterForKey); `undefined` for a standalone backend. */
@@ -96,35 +121,58 @@ export const BACKENDS: readonly { readonly adapter: AdapterName; readonly topolo
   process.env['DEADBOLT_BACKENDS'],
 );
 
+/**
+ * Both majors of each driver, for the tests where the driver's version matters: the executor
+ * contract and its faults (reconnects, failovers). The lock suites above the executor run on
+ * {@link DEFAULT_MAJOR} only. `DEADBOLT_MAJORS` narrows it, e.g. `DEADBOLT_MAJORS=6`.
+ */
+export const MAJORS: readonly DriverMajor[] = selectFrom<DriverMajor>([5, 6], process.env['DEADBOLT_MAJORS'], String);
+
 function selectBackends(filter: string | undefined) {
-  if (filter === undefined || filter.trim() === '') return ALL_BACKENDS;
+  return selectFrom(ALL_BACKENDS, filter, ({ adapter, topology }) => `${adapter}/${topology}`);
+}
+
+/** The entries whose label a comma-separated filter names; all of them when it is unset or blank. */
+function selectFrom<T>(all: readonly T[], filter: string | undefined, label: (entry: T) => string): readonly T[] {
+  if (filter === undefined || filter.trim() === '') return all;
   const wanted = new Set(filter.split(',').map((entry) => entry.trim()));
-  return ALL_BACKENDS.filter(({ adapter, topology }) => wanted.has(`${adapter}/${topology}`));
+  return all.filter((entry) => wanted.has(label(entry)));
 }
 
 /**
- * Starts the topology (a standalone server, REDIS_URL's when set, or a 3-master cluster) and
- * returns a backend for `adapter` on it.
+ * The RESP versions the driver can speak: ioredis 5 has RESP2 only, the others both. A
+ * connection asked for another fails.
  */
-export async function startBackend(
-  adapter: AdapterName,
-  topology: TopologyName,
-  options: { readonly replicas?: 0 | 1 } = {},
-): Promise<Backend> {
+export function respVersions(adapter: AdapterName, major: DriverMajor = DEFAULT_MAJOR): readonly RespVersion[] {
+  return adapter === 'ioredis' && major === 5 ? [2] : [2, 3];
+}
+
+/**
+ * Starts the topology (a standalone server, REDIS_URL's when set unless `dedicated`, or a
+ * 3-master cluster) and returns a backend for `adapter` on it.
+ */
+export async function startBackend(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): Promise<Backend> {
+  const driver = { adapter, topology, ...(options.major === undefined ? {} : { major: options.major }) };
   if (topology === 'standalone') {
-    const target = await useStandalone();
+    const target: StandaloneTarget = options.dedicated ? ownTarget(await startStandalone()) : await useStandalone();
     const address = { host: target.host, port: target.port };
-    return new HarnessBackend({ adapter, topology, nodes: [address] }, target.node ? [target.node] : [], undefined, () => target.stop());
+    return new HarnessBackend({ ...driver, nodes: [address] }, target.node ? [target.node] : [], undefined, () => target.stop());
   }
   const cluster = await startCluster({ replicas: options.replicas ?? 0 });
-  return new HarnessBackend({ adapter, topology, nodes: cluster.startupNodes }, cluster.nodes, cluster, () => cluster.stop());
+  return new HarnessBackend({ ...driver, nodes: cluster.startupNodes }, cluster.nodes, cluster, () => cluster.stop());
+}
+
+/** A server the harness started for this backend alone, as a standalone target. */
+function ownTarget(node: RedisNode): StandaloneTarget {
+  return { url: node.url, host: node.host, port: node.port, node, stop: () => node.stop() };
 }
 
 /** Creates the driver client the spec names and an executor over it. Used in child processes too. */
 export async function connectExecutor(spec: ConnectionSpec, options: ConnectOptions = {}): Promise<ConnectedExecutor> {
   const resp = options.resp ?? spec.resp;
+  const major = options.major ?? spec.major ?? DEFAULT_MAJOR;
   const executorOptions = options.subscriberName === undefined ? {} : { subscriberName: options.subscriberName };
-  const client = await connectClient(spec, resp);
+  const client = await connectClient(spec, resp, major);
   const executor =
     client.kind === 'ioredis' ? ioredisExecutor(client.client, executorOptions) : nodeRedisExecutor(client.client, executorOptions);
   let closing: Promise<void> | undefined;
@@ -140,24 +188,45 @@ type DriverClient = (
   | { readonly kind: 'node-redis'; readonly client: Parameters<typeof nodeRedisExecutor>[0] }
 ) & { ping(): Promise<unknown>; close(): Promise<void> };
 
-async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined): Promise<DriverClient> {
+/**
+ * Each driver's client constructors by major. The adapters are typed against the default major;
+ * the other one's classes differ in private parts and type parameters only, hence the casts
+ * (each adapter's test/acceptedClients.ts checks at compile time what it accepts).
+ */
+const DRIVERS = {
+  ioredis: {
+    5: { Redis: Redis5 as unknown as typeof Redis, Cluster: Cluster5 as unknown as typeof Cluster },
+    6: { Redis, Cluster },
+  },
+  'node-redis': {
+    5: { createClient: createClient5 as unknown as typeof createClient, createCluster: createCluster5 as unknown as typeof createCluster },
+    6: { createClient, createCluster },
+  },
+} as const;
+
+async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined, major: DriverMajor): Promise<DriverClient> {
   const [first] = spec.nodes;
   if (first === undefined) throw new Error('ConnectionSpec.nodes is empty');
+  if (resp !== undefined && !respVersions(spec.adapter, major).includes(resp)) {
+    throw new Error(`${spec.adapter} ${major} cannot speak RESP${resp}`);
+  }
   // Applications must listen for 'error' (node-redis throws without a listener); tests kill nodes.
   const ignore = () => undefined;
   if (spec.adapter === 'ioredis') {
+    const ioredis = DRIVERS.ioredis[major];
     const protocol = resp === undefined ? {} : { protocol: resp };
     const client =
       spec.topology === 'cluster'
-        ? new Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol })
-        : new Redis({ ...first, ...protocol, lazyConnect: true });
+        ? new ioredis.Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol })
+        : new ioredis.Redis({ ...first, ...protocol, lazyConnect: true });
     client.on('error', ignore);
     await client.connect();
     return { kind: 'ioredis', client, ping: () => client.ping(), close: () => client.quit().then(ignore, () => client.disconnect()) };
   }
+  const nodeRedis = DRIVERS['node-redis'][major];
   const protocol = resp === undefined ? {} : { RESP: resp };
   if (spec.topology === 'cluster') {
-    const client = createCluster({ rootNodes: spec.nodes.map((node) => ({ socket: { ...node } })), ...protocol });
+    const client = nodeRedis.createCluster({ rootNodes: spec.nodes.map((node) => ({ socket: { ...node } })), ...protocol });
     client.on('error', ignore);
     await client.connect();
     return {
@@ -167,7 +236,7 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
       close: () => client.close().catch(() => client.destroy()),
     };
   }
-  const client = createClient({ socket: { ...first }, ...protocol });
+  const client = nodeRedis.createClient({ socket: { ...first }, ...protocol });
   client.on('error', ignore);
   await client.connect();
   return { kind: 'node-redis', client, ping: () => client.ping(), close: () => client.close().catch(() => client.destroy()) };
@@ -184,7 +253,8 @@ class HarnessBackend implements Backend {
     readonly cluster: ClusterHandle | undefined,
     stop: () => Promise<void>,
   ) {
-    this.name = `${spec.adapter}/${spec.topology}`;
+    const major = spec.major ?? DEFAULT_MAJOR;
+    this.name = `${spec.adapter}${major === DEFAULT_MAJOR ? '' : `@${major}`}/${spec.topology}`;
     this.#stop = stop;
   }
 

@@ -23,7 +23,7 @@ export { lockChannelName, ownerField, prefixedName, unlockLatchKey } from './key
 export { hashSlot } from './keys/hashSlot.js';
 export { checkDuration, checkName, checkOptions, checkOwner, checkSignal } from './options/validate.js';
 export { defineScript, definedScripts, type Script } from './scripts/Script.js';
-export { coreScripts } from './scripts/coreScripts.js';
+export { coreLua, coreScripts } from './scripts/coreScripts.js';
 export type { ScriptRunner } from './scripts/ScriptRunner.js';
 export type { ChannelHub, ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { RenewalScheduler, Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
@@ -31,4 +31,5 @@ export type { RenewalScheduler, Renewal, RenewalTarget } from './watchdog/Renewa
 // Building blocks for adapters.
 export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';
 export type { LinkEvents, SubscriberLink } from './adapter/SubscriberLink.js';
+export { DriverLink } from './adapter/DriverLink.js';
 export { DEFAULT_SUBSCRIBER_NAME, resolveAdapterOptions, type AdapterOptions } from './adapter/AdapterOptions.js';

@@ -10,7 +10,7 @@ export { startStandalone, useStandalone, type StandaloneOptions, type Standalone
 export { startServers, type ServersHandle } from './topology/servers.js';
 export { startReplicated, type ReplicatedHandle } from './topology/replicated.js';
 export { startCluster, type ClusterHandle, type ClusterOptions } from './cluster/cluster.js';
-export { keySlot, SLOT_COUNT } from './cluster/key-slot.js';
+export { SLOT_COUNT } from './cluster/health.js';
 export {
   RespConnection,
   RedisTimeoutError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keySlot, RespError } from '../src/index.js';
+import { RespError } from '../src/index.js';
 import { encodeCommand, RespParser } from '../src/resp/protocol.js';
 
 describe('RESP codec', () => {
@@ -22,17 +22,5 @@ describe('RESP codec', () => {
     const [reply] = new RespParser().push(Buffer.from('-MOVED 3999 127.0.0.1:6381\r\n'));
     expect(reply).toBeInstanceOf(RespError);
     expect((reply as RespError).prefix).toBe('MOVED');
-  });
-});
-
-describe('keySlot', () => {
-  it('matches known slots and honours hash tags', () => {
-    expect(keySlot('foo')).toBe(12182);
-    expect(keySlot('123456789')).toBe(0x31c3 % 16384);
-    expect(keySlot('{user1000}.following')).toBe(keySlot('{user1000}.followers'));
-    expect(keySlot('{user1000}.following')).toBe(keySlot('user1000'));
-    // An empty tag does not count: the whole key is hashed.
-    expect(keySlot('foo{}{bar}')).not.toBe(keySlot('bar'));
-    expect(keySlot('foo{{bar}}zap')).toBe(keySlot('{bar'));
   });
 });

@@ -145,10 +145,11 @@ export abstract class LockBase {
   protected abstract waitChannel(field: string): string;
 
   /**
-   * Called when a wait ends without the lock (timeout, abort, error), so that a lock kind that
-   * queues its waiters can take this one out of the queue at once.
+   * Called when a wait ends without the lock (timeout, abort, error), with the context its
+   * attempts had, so that a lock kind that queues its waiters can take this one out of the queue
+   * at once.
    */
-  protected async leaveWait(_field: string): Promise<void> {}
+  protected async leaveWait(_attempt: AttemptContext): Promise<void> {}
 
   /** The batch renewal script the watchdog runs for this kind's holds. */
   protected get renewalScript(): Script {
@@ -179,7 +180,7 @@ export abstract class LockBase {
         undo,
       });
     } finally {
-      if (!taken && options.waitTime > 0) await this.leaveWait(field).catch(() => undefined);
+      if (!taken && options.waitTime > 0) await this.leaveWait(context).catch(() => undefined);
     }
     if (!taken) return null;
     if (client.closed) {

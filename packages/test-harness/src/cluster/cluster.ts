@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { hashSlot } from '@deadbolt/core';
 import { startProcessNode } from '../node/process-node.js';
 import type { RedisNode } from '../node/redis-node.js';
 import { parseInfo } from '../resp/text.js';
@@ -7,7 +8,6 @@ import { requireExecutable } from '../server/binaries.js';
 import { startAll, stopAll, stopOnFailure } from '../topology/start-nodes.js';
 import { waitFor } from '../wait.js';
 import { observeHealthyCluster, readSlots } from './health.js';
-import { keySlot } from './key-slot.js';
 
 const run = promisify(execFile);
 const MASTER_COUNT = 3;
@@ -118,7 +118,7 @@ class Cluster implements ClusterHandle {
   }
 
   async masterForKey(key: string): Promise<RedisNode> {
-    const slot = keySlot(key);
+    const slot = hashSlot(key);
     let lastError: unknown;
     // Any running node can answer; a killed one cannot.
     for (const node of this.nodes.filter((n) => n.running)) {

@@ -3,7 +3,9 @@ import type { RedisAddress } from '../resp/connection.js';
 import { sendCommand } from '../resp/connection.js';
 import type { RespValue } from '../resp/protocol.js';
 import { asArray, asInteger, parseInfo } from '../resp/text.js';
-import { SLOT_COUNT } from './key-slot.js';
+
+/** Redis Cluster has this many hash slots. */
+export const SLOT_COUNT = 16_384;
 
 /** One line of CLUSTER SLOTS: a slot range, its master's port and its replicas' ports. */
 export interface SlotRange {

@@ -1,0 +1,92 @@
+import type { LinkEvents, SubscriberLink } from './SubscriberLink.js';
+
+/**
+ * What every adapter's {@link SubscriberLink} does the same way, whatever the driver: it keeps
+ * the channels it wants, tells a reconnect from the first connection, reports a loss once and a
+ * recovery only when the channels are back, and never waits on a connection that is down. An
+ * adapter extends it with the driver's commands and calls {@link DriverLink.connectionReady} and
+ * {@link DriverLink.connectionLost} from the driver's events. For adapter authors.
+ */
+export abstract class DriverLink implements SubscriberLink {
+  protected readonly events: LinkEvents;
+  /** The classic channels the link wants, whatever the connection's state. */
+  protected readonly classic = new Set<string>();
+  /** The sharded channels the link wants, whatever the connection's state. */
+  protected readonly sharded = new Set<string>();
+  #wasReady = false;
+  #up = false;
+  #closed = false;
+  // Waiters for the next connection loss.
+  readonly #onLoss: (() => void)[] = [];
+
+  constructor(events: LinkEvents) {
+    this.events = events;
+  }
+
+  /** `SUBSCRIBE` or `SSUBSCRIBE` on the driver's connection; rejects when the server refused. */
+  protected abstract sendSubscribe(channel: string, sharded: boolean): Promise<unknown>;
+  /** `UNSUBSCRIBE` or `SUNSUBSCRIBE` on the driver's connection. */
+  protected abstract sendUnsubscribe(channel: string, sharded: boolean): Promise<unknown>;
+  /**
+   * After a reconnect, brings the connection's subscriptions in line with {@link classic} and
+   * {@link sharded}, reporting `moved` for channels the server refused because their slot moved.
+   * The link reports the recovery once this settles, unless the connection dropped meanwhile.
+   */
+  protected abstract restore(): Promise<unknown>;
+  /** Closes the driver's connection at once. */
+  protected abstract closeConnection(): void;
+
+  async subscribe(channel: string, sharded: boolean): Promise<void> {
+    const channels = sharded ? this.sharded : this.classic;
+    channels.add(channel);
+    try {
+      await this.sendSubscribe(channel, sharded);
+    } catch (error) {
+      channels.delete(channel);
+      throw error;
+    }
+  }
+
+  async unsubscribe(channel: string, sharded: boolean): Promise<void> {
+    if (!(sharded ? this.sharded : this.classic).delete(channel)) return;
+    // A lost connection took the subscription with it, and the channel is not restored: done.
+    // Waiting for the reply instead could take until the server is back.
+    const reply = this.sendUnsubscribe(channel, sharded).catch(ignore);
+    if (this.#up) await Promise.race([reply, this.#nextLoss()]);
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    for (const resolve of this.#onLoss.splice(0)) resolve();
+    this.closeConnection();
+    return Promise.resolve();
+  }
+
+  /** Call on the driver's 'ready': the first one opens the link, later ones are reconnects. */
+  protected async connectionReady(): Promise<void> {
+    this.#up = true;
+    if (!this.#wasReady) {
+      this.#wasReady = true;
+      return;
+    }
+    if (this.#closed) return;
+    await Promise.race([this.restore().catch(ignore), this.#nextLoss()]);
+    // Dropped again meanwhile: the next 'ready' restores and reports.
+    if (this.#up && !this.#closed) this.events.restored();
+  }
+
+  /** Call on each of the driver's signs of a dropped connection; reports the loss once. */
+  protected connectionLost(): void {
+    if (!this.#up || this.#closed) return;
+    this.#up = false;
+    for (const resolve of this.#onLoss.splice(0)) resolve();
+    this.events.lost();
+  }
+
+  #nextLoss(): Promise<void> {
+    return new Promise((resolve) => this.#onLoss.push(resolve));
+  }
+}
+
+function ignore(): void {}
