@@ -19,13 +19,19 @@ let counter = 0;
 
 /**
  * Starts the backend for a `describe` block and hands out clients that are closed after each
- * test, so no test leaves a subscription or a watchdog timer behind for the next.
+ * test, so no test leaves a subscription or a watchdog timer behind for the next. `dedicated`
+ * starts servers of its own even when REDIS_URL names one, for tests that inject faults.
  */
-export function useSuiteContext(kind: LockKind, adapter: AdapterName, topology: TopologyName): SuiteContext {
+export function useSuiteContext(
+  kind: LockKind,
+  adapter: AdapterName,
+  topology: TopologyName,
+  options: { dedicated?: boolean } = {},
+): SuiteContext {
   let backend: Backend | undefined;
   const open: LockClient[] = [];
   beforeAll(async () => {
-    backend = await startBackend(adapter, topology);
+    backend = await startBackend(adapter, topology, { dedicated: options.dedicated ?? false });
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((client) => client.close()));

@@ -26,7 +26,8 @@ export type LockSuiteName = keyof typeof LOCK_SUITES;
  */
 export function describeLockConformance(kind: LockKind, suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[]): void {
   describe.each(BACKENDS)(`${kind.name} conformance on $adapter/$topology`, ({ adapter, topology }) => {
-    const ctx = useSuiteContext(kind, adapter, topology);
+    // Fault injection needs servers of its own, never a REDIS_URL server.
+    const ctx = useSuiteContext(kind, adapter, topology, { dedicated: suites.includes('faults') });
     for (const suite of suites) describe(suite, () => LOCK_SUITES[suite](ctx));
   });
 }

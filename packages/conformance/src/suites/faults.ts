@@ -10,6 +10,7 @@ export function faultSuite(ctx: SuiteContext): void {
     await lock.isLocked(); // connect and load scripts first
     const backend = ctx.backend();
     const owners = backend.nodes;
+    expect(owners.length).toBeGreaterThan(0);
     for (const node of owners) await node.pause();
     try {
       const started = performance.now();
