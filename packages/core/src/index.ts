@@ -8,8 +8,8 @@ export {
   LockWaitTimeoutError,
   RedisUnavailableError,
 } from './errors/LockError.js';
-export { LockClient, type LockClientEvents, type LockLostEvent } from './LockClient.js';
-export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './LockClientOptions.js';
+export { LockClient, type LockClientEvents, type LockLostEvent } from './client/LockClient.js';
+export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export { Lock, UNLOCK_MESSAGE } from './lock/Lock.js';
 export { LockBase, type AttemptContext } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';

@@ -1,5 +1,5 @@
 import { LockLostError, LockNotHeldError, RedisUnavailableError } from '../errors/LockError.js';
-import type { LockClient } from '../LockClient.js';
+import type { LockClient } from '../client/LockClient.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /** How a lock kind describes one successful acquisition to {@link HeldLock}. For lock kind authors. */

@@ -1,5 +1,5 @@
 import { lockChannelName, unlockLatchKey } from '../keys/lockKeys.js';
-import type { LockClient } from '../LockClient.js';
+import type { LockClient } from '../client/LockClient.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import { LockBase, type AttemptContext } from './LockBase.js';
 

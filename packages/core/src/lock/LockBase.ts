@@ -1,6 +1,6 @@
 import { InvalidArgumentError, LockWaitTimeoutError } from '../errors/LockError.js';
 import { ownerField } from '../keys/lockKeys.js';
-import type { LockClient } from '../LockClient.js';
+import type { LockClient } from '../client/LockClient.js';
 import { checkFunction, checkName, checkOwner } from '../options/validate.js';
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { coreScripts } from '../scripts/coreScripts.js';

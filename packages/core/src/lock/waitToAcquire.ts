@@ -1,4 +1,4 @@
-import type { LockClient } from '../LockClient.js';
+import type { LockClient } from '../client/LockClient.js';
 
 /** Everything the wait loop needs from one lock kind. */
 export interface AcquireLoop {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { ClientClosedError, type LockLostError } from './errors/LockError.js';
-import type { Executor } from './executor/Executor.js';
-import { Lock } from './lock/Lock.js';
+import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
+import type { Executor } from '../executor/Executor.js';
+import { Lock } from '../lock/Lock.js';
 import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
-import { ChannelHub } from './pubsub/ChannelHub.js';
-import { coreScripts } from './scripts/coreScripts.js';
-import { ScriptRunner } from './scripts/ScriptRunner.js';
-import { RenewalScheduler, type RenewalTarget } from './watchdog/RenewalScheduler.js';
+import { ChannelHub } from '../pubsub/ChannelHub.js';
+import { coreScripts } from '../scripts/coreScripts.js';
+import { ScriptRunner } from '../scripts/ScriptRunner.js';
+import { RenewalScheduler, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /** What the `lockLost` event reports. */
 export interface LockLostEvent {

@@ -1,5 +1,5 @@
-import { checkDuration, checkOptions, checkName } from './options/validate.js';
-import { InvalidArgumentError } from './errors/LockError.js';
+import { checkDuration, checkOptions, checkName } from '../options/validate.js';
+import { InvalidArgumentError } from '../errors/LockError.js';
 
 /** How lock channels are subscribed and published. */
 export type PubSubMode = 'auto' | 'classic' | 'sharded';
