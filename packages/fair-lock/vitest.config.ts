@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('fair-lock');
+export default packageProject('fair-lock', { redis: true });

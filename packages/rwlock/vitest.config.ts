@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('rwlock');
+export default packageProject('rwlock', { redis: true });

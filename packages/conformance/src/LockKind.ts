@@ -23,6 +23,19 @@ export interface LockKind {
   /** An importable specifier or file URL of the module exporting this kind. */
   readonly module: string;
   readonly exportName: string;
+  /**
+   * How a release reaches waiters: `shared` (the default), one channel per lock that every local
+   * waiter shares; `own`, a channel per waiter, so that a release wakes exactly the next one (the
+   * fair lock).
+   */
+  readonly waiterChannels?: 'shared' | 'own';
+  /**
+   * How owners hold the lock: `exclusive` (the default), one owner at a time; `shared`, any
+   * number of owners at once, each hold with its own lease, the lock living as long as the
+   * longest (a read lock). For a shared kind the tests in which one owner must keep another out,
+   * or in which a re-entry's lease sets the lock's TTL, are skipped.
+   */
+  readonly holders?: 'exclusive' | 'shared';
 }
 
 /** The reentrant lock of `@deadbolt/core`. */

@@ -3,3 +3,4 @@ export { describeLockConformance, LOCK_SUITES, type LockSuiteName } from './lock
 export { plainLock, type ConformantLock, type LockKind } from './LockKind.js';
 export { useSuiteContext, type SuiteContext } from './SuiteContext.js';
 export { eventually, sleep } from './timing.js';
+export { startChildSession, type ChildSession } from './child/childSession.js';

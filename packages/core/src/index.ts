@@ -11,7 +11,7 @@ export {
 export { LockClient, type LockClientEvents, type LockLostEvent } from './client/LockClient.js';
 export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export { Lock, UNLOCK_MESSAGE } from './lock/Lock.js';
-export { LockBase, type AttemptContext } from './lock/LockBase.js';
+export { LockBase, type AttemptContext, type LockState } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
 export { HeldLock, type HoldDescription } from './lock/HeldLock.js';
 

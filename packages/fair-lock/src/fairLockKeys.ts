@@ -8,6 +8,8 @@ export interface FairLockKeys {
   readonly queue: string;
   /** The waiters' deadlines, a sorted set: `redisson_lock_timeout:{name}`. */
   readonly timeouts: string;
+  /** The lock's channel, `redisson_lock__channel:{name}`: the prefix of every waiter's channel. */
+  readonly channel: string;
   /** The channel that wakes one particular waiter: `redisson_lock__channel:{name}:<ownerField>`. */
   waiterChannel(ownerField: string): string;
 }
@@ -22,6 +24,7 @@ export function fairLockKeys(name: string): FairLockKeys {
     lock: name,
     queue: prefixedName('redisson_lock_queue', name),
     timeouts: prefixedName('redisson_lock_timeout', name),
+    channel,
     waiterChannel: (ownerField) => `${channel}:${ownerField}`,
   };
 }

@@ -19,6 +19,14 @@ export interface AttemptContext {
   readonly waitTime: number;
 }
 
+/** What the query methods read of a lock, in one round trip. See {@link LockBase.lockState}. */
+export interface LockState {
+  /** The lock's remaining TTL in milliseconds: -2 when nobody holds it, -1 when it never expires. */
+  readonly ttl: number;
+  /** The hold count of the field asked about; 0 when it holds none or none was asked about. */
+  readonly holds: number;
+}
+
 /**
  * What every lock kind shares: acquisition with and without waiting, `withLock`, owners and
  * reentrancy, the watchdog, the queries over Redisson's hash layout. A lock kind supplies its
@@ -117,7 +125,7 @@ export abstract class LockBase {
    * @throws {@link InvalidArgumentError} when no owner is given outside a `withLock` scope
    */
   async holdCount(owner?: string): Promise<number> {
-    return (await this.#state(this.#fieldOf(owner))).holds;
+    return (await this.#state(this.holdField(this.#fieldOf(owner)))).holds;
   }
 
   /**
@@ -154,6 +162,26 @@ export abstract class LockBase {
   /** The batch renewal script the watchdog runs for this kind's holds. */
   protected get renewalScript(): Script {
     return coreScripts.renew;
+  }
+
+  /**
+   * The hash field that counts the holds of the owner whose field is `ownerField`: what the
+   * watchdog renews and what {@link LockBase.holdCount} reads. The owner field itself unless a
+   * kind stores its holds under another field (a read-write lock's writer: `<ownerField>:write`).
+   */
+  protected holdField(ownerField: string): string {
+    return ownerField;
+  }
+
+  /**
+   * Reads the lock's TTL and the hold count of `field` (a {@link LockBase.holdField}, or `''` for
+   * none), for the query methods. A kind whose hash holds more than owner fields (a read-write
+   * lock's `mode`) overrides it to say when it counts as held.
+   */
+  protected async lockState(field: string): Promise<LockState> {
+    const reply = await this.client.scripts.run(coreScripts.state, [this.name], [field]);
+    const [ttl, holds] = Array.isArray(reply) ? reply : [];
+    return { ttl: Number(ttl), holds: Number(holds) };
   }
 
   async #acquire(options: CheckedAcquireOptions): Promise<HeldLock | null> {
@@ -193,7 +221,7 @@ export abstract class LockBase {
       name: this.name,
       owner,
       leaseTime: options.leaseTime,
-      renewal: options.leaseTime === undefined ? { script: this.renewalScript, key: this.name, field } : undefined,
+      renewal: options.leaseTime === undefined ? { script: this.renewalScript, key: this.name, field: this.holdField(field) } : undefined,
       acquiredAt,
       release,
     });
@@ -222,10 +250,8 @@ export abstract class LockBase {
     return ownerField(this.client.id, id);
   }
 
-  async #state(field: string): Promise<{ ttl: number; holds: number }> {
+  #state(field: string): Promise<LockState> {
     this.client.assertOpen();
-    const reply = await this.client.scripts.run(coreScripts.state, [this.name], [field]);
-    const [ttl, holds] = Array.isArray(reply) ? reply : [];
-    return { ttl: Number(ttl), holds: Number(holds) };
+    return this.lockState(field);
   }
 }

@@ -2,10 +2,15 @@ import { defineScript } from './Script.js';
 import acquire from './lua/lock-acquire.lua';
 import forceRelease from './lua/lock-force-release.lua';
 import release from './lua/lock-release.lua';
-import releaseHold from './lua/release-hold.lua';
+import releaseHoldOnly from './lua/release-hold.lua';
 import renew from './lua/lock-renew.lua';
+import renewBatch from './lua/renew-batch.lua';
 import state from './lua/lock-state.lua';
 import serverVersion from './lua/server-version.lua';
+import unlockLatch from './lua/unlock-latch.lua';
+
+// release_hold() is written over with_unlock_latch(); the fragment carries both.
+const releaseHold = `${unlockLatch}\n${releaseHoldOnly}`;
 
 /**
  * Lua fragments that lock kinds in other packages prepend to their own scripts, so that logic
@@ -14,6 +19,17 @@ import serverVersion from './lua/server-version.lua';
 export const coreLua = {
   /** Defines `release_hold(lock, field, lease, latch, remember, on_freed)`: one hold's release with its unlock latch. */
   releaseHold,
+  /**
+   * Defines `with_unlock_latch(latch, remember, release)`: runs a release once per request id and
+   * returns its first outcome to a re-sent request. For release scripts that do not fit
+   * `release_hold`. Already part of {@link coreLua.releaseHold}; prepend one or the other.
+   */
+  unlockLatch,
+  /**
+   * Defines `renew_batch(renew_one)`: the watchdog's batch renewal over KEYS and ARGV as the
+   * renewal scheduler sends them, replying 1 or 0 per key. For a kind's own renewal script.
+   */
+  renewBatch,
 } as const;
 
 /** The scripts of the reentrant lock and of the client itself. */
@@ -21,7 +37,7 @@ export const coreScripts = {
   acquire: defineScript('core/lock-acquire', acquire),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
   forceRelease: defineScript('core/lock-force-release', forceRelease),
-  renew: defineScript('core/lock-renew', renew),
+  renew: defineScript('core/lock-renew', `${renewBatch}\n${renew}`),
   state: defineScript('core/lock-state', state),
   serverVersion: defineScript('core/server-version', serverVersion),
 } as const;

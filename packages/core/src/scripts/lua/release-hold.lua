@@ -1,6 +1,7 @@
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
 -- Redisson's layout, with the request's unlock latch. A release script prepends it and says what
--- freeing the lock announces, and on which channel.
+-- freeing the lock announces, and on which channel. Runs after unlock-latch.lua, which defines
+-- with_unlock_latch() (coreLua.releaseHold carries both).
 --
 -- release_hold(lock, field, lease, latch, remember, on_freed)
 --   lock      the lock hash
@@ -11,25 +12,18 @@
 --   on_freed  called once the last hold has deleted the lock, to wake a waiter
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed);
---          0 when holds remain; 1 when the lock was freed.
--- The latch makes a re-sent request (a driver replaying it after a reconnect) return the first
--- outcome instead of nil.
+--          0 when holds remain; 1 when the lock was freed (a re-sent request: the first outcome).
 local function release_hold(lock, field, lease, latch, remember, on_freed)
-  local latched = redis.call('get', latch)
-  if latched then
-    return tonumber(latched)
-  end
-  if redis.call('hexists', lock, field) == 0 then
-    return nil
-  end
-  local result = 0
-  if redis.call('hincrby', lock, field, -1) > 0 then
-    redis.call('pexpire', lock, lease)
-  else
+  return with_unlock_latch(latch, remember, function()
+    if redis.call('hexists', lock, field) == 0 then
+      return nil
+    end
+    if redis.call('hincrby', lock, field, -1) > 0 then
+      redis.call('pexpire', lock, lease)
+      return 0
+    end
     redis.call('del', lock)
     on_freed()
-    result = 1
-  end
-  redis.call('set', latch, result, 'px', remember)
-  return result
+    return 1
+  end)
 end

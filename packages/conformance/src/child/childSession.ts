@@ -1,0 +1,31 @@
+import { LockClient, type Executor } from '@deadbolt/core';
+import { connectExecutor, type ConnectionSpec } from '../backends.js';
+
+/** What a child process of a test or benchmark starts with: its job, and a client on its backend. */
+export interface ChildSession<Job> {
+  /** The job its parent passed as JSON in an environment variable. */
+  readonly job: Job;
+  readonly executor: Executor;
+  readonly client: LockClient;
+  /** Closes the lock client, then the executor and its driver client. */
+  close(): Promise<void>;
+}
+
+/**
+ * In a child process: reads the job its parent put as JSON in the environment variable `name`,
+ * and connects a lock client to the backend the job's `spec` names.
+ */
+export async function startChildSession<Job extends { readonly spec: ConnectionSpec }>(name: string): Promise<ChildSession<Job>> {
+  const job = JSON.parse(process.env[name] ?? '') as Job;
+  const connected = await connectExecutor(job.spec);
+  const client = new LockClient(connected.executor);
+  return {
+    job,
+    executor: connected.executor,
+    client,
+    close: async () => {
+      await client.close();
+      await connected.close();
+    },
+  };
+}

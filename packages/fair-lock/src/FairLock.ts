@@ -1,0 +1,146 @@
+import {
+  checkDuration,
+  checkOptions,
+  LockBase,
+  UNLOCK_MESSAGE,
+  unlockLatchKey,
+  type AttemptContext,
+  type LockClient,
+} from '@deadbolt/core';
+import { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';
+import { fairScripts } from './fairScripts.js';
+
+/** Options of a {@link FairLock}. Every time is in milliseconds. */
+export interface FairLockOptions {
+  /**
+   * How long a queued waiter may go unseen before the waiters behind it skip it as dead:
+   * Redisson's `fairLockWaitTimeout` (its `threadWaitTime`). A waiter's deadline is the deadline
+   * of the waiter ahead of it plus this; an acquisition with a finite `waitTime` uses its wait
+   * time instead. A waiter at the head of the queue of a free lock gets at most this long to take
+   * it. Give every client of one lock, Java and Node alike, the same value.
+   * Default 300 000 (5 minutes), at least 1.
+   */
+  waiterTimeout?: number;
+}
+
+const DEFAULT_WAITER_TIMEOUT = 300_000;
+const KNOWN_OPTIONS = ['waiterTimeout'] as const;
+
+/**
+ * A reentrant distributed lock that grants in arrival order, across processes and clients:
+ * Redisson's `RedissonFairLock`, stored in its layout so that Java services using Redisson and
+ * Node services using Deadbolt share one queue on the same name.
+ *
+ * Everything {@link LockBase} offers works as on the plain `Lock` (owners, reentrancy, the
+ * watchdog, `withLock`, `await using`, queries, AbortSignal). What differs is waiting:
+ *
+ * - A waiter joins a queue (`redisson_lock_queue:{name}`) at its first attempt and is granted
+ *   the lock only when it is at the head. A no-wait `tryAcquire` takes a free lock only when
+ *   nobody queues, and never joins the queue.
+ * - A release wakes exactly the waiter at the head, on that waiter's own channel
+ *   (`redisson_lock__channel:{name}:<clientId>:<ownerId>`), not everyone. Taking the lock tells
+ *   the waiter behind, which tries once to learn the new lease: it is then awake when the lease
+ *   runs out. Other waiters sleep until their turn comes; one that misses a wake-up (a message
+ *   lost) tries again within a third of its allowance.
+ * - Each waiter has a deadline (`redisson_lock_timeout:{name}`): the deadline of the waiter ahead
+ *   (or the lock's expiry) plus its allowance, which is its `waitTime` when finite, else
+ *   {@link FairLockOptions.waiterTimeout}. A live waiter checks in at least every third of its
+ *   allowance (or of `waiterTimeout`, when shorter), which keeps its deadline ahead, so it never
+ *   loses its place however long it waits. A waiter that dies silently is dropped once its deadline passes while it is at the
+ *   head, and the head of a free lock gets at most `waiterTimeout` to take it, so a dead waiter
+ *   holds the queue up by `waiterTimeout` at most.
+ * - A waiter that gives up (wait time ran out, signal aborted, Redis error) leaves the queue at
+ *   once, and the deadlines behind it move up.
+ * - A lock that expires by its lease while others wait is taken by the head waiter when it
+ *   expires, not after the head's deadline.
+ * - Granting the lock to the head costs the same few Redis commands however long the queue is
+ *   (Redisson moves every deadline on each grant instead); only a waiter giving up walks the
+ *   queue behind it. The queue keys expire a second after the latest deadline, so no entry of a
+ *   dead waiter outlives everyone.
+ *
+ * Deadlines are wall-clock times (`Date.now()`) of the client that writes them, as Redisson
+ * writes `System.currentTimeMillis()`, and every client compares them with its own clock. Keep
+ * the clocks of all clients of one lock in sync (NTP): a client whose clock runs ahead of a
+ * waiter's by a good part of that waiter's allowance would drop it as dead while it is alive.
+ *
+ * @example
+ * ```ts
+ * import { FairLock } from '@deadbolt/fair-lock';
+ *
+ * const lock = new FairLock(client, 'printer');
+ * await lock.withLock(async (signal) => {
+ *   // callers get here in the order they asked, whatever process they run in
+ * });
+ * ```
+ */
+export class FairLock extends LockBase {
+  /** The waiter deadline in force, in milliseconds (see {@link FairLockOptions.waiterTimeout}). */
+  readonly waiterTimeout: number;
+  /** The keys and channels of this lock. */
+  readonly keys: FairLockKeys;
+  readonly #scriptKeys: readonly string[];
+
+  /**
+   * @param client - the client to use
+   * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
+   * @param options - see {@link FairLockOptions}
+   * @throws {@link InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
+   *   option or an invalid `options.waiterTimeout`
+   */
+  constructor(client: LockClient, name: string, options?: FairLockOptions) {
+    super(client, name);
+    const { waiterTimeout } = checkOptions<FairLockOptions>(options, KNOWN_OPTIONS);
+    this.waiterTimeout =
+      waiterTimeout === undefined ? DEFAULT_WAITER_TIMEOUT : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
+    this.keys = fairLockKeys(this.name);
+    this.#scriptKeys = [this.keys.lock, this.keys.queue, this.keys.timeouts, this.keys.channel];
+  }
+
+  /**
+   * Deletes the lock whoever holds it and wakes the waiter at the head of the queue; the queue
+   * itself stays. Holders learn it at their next renewal or release.
+   *
+   * @returns `true` when there was a lock to delete
+   */
+  async forceUnlock(): Promise<boolean> {
+    const client = this.client;
+    client.assertOpen();
+    const publish = await client.publishCommand();
+    const reply = await client.scripts.run(fairScripts.forceRelease, this.#scriptKeys, [UNLOCK_MESSAGE, publish, Date.now(), this.waiterTimeout]);
+    return Number(reply) === 1;
+  }
+
+  protected async tryAcquireOnce({ field, lease, waitTime }: AttemptContext): Promise<number | null> {
+    const publish = await this.client.publishCommand();
+    // A no-wait attempt (allowance 0) never joins the queue.
+    const allowance = waitTime === 0 ? 0 : this.#allowance(waitTime);
+    const args = [lease, field, allowance, Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE];
+    return this.runAcquireScript(fairScripts.acquire, this.#scriptKeys, args, field, lease);
+  }
+
+  protected async releaseOnce(field: string, lease: number, requestId: string): Promise<boolean> {
+    const client = this.client;
+    const publish = await client.publishCommand();
+    const keys = [...this.#scriptKeys, unlockLatchKey(this.name, requestId)];
+    // The latch outlives any re-send of this request by the driver.
+    const latch = 2 * client.options.commandTimeout;
+    const reply = await client.scripts.run(fairScripts.release, keys, [UNLOCK_MESSAGE, lease, field, publish, latch, Date.now(), this.waiterTimeout]);
+    return reply !== null;
+  }
+
+  protected waitChannel(field: string): string {
+    return this.keys.waiterChannel(field);
+  }
+
+  protected override async leaveWait({ field, waitTime }: AttemptContext): Promise<void> {
+    const client = this.client;
+    const publish = await client.publishCommand();
+    const args = [field, this.#allowance(waitTime), Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE];
+    await client.scripts.run(fairScripts.leave, this.#scriptKeys, args);
+  }
+
+  // A waiter's allowance: its wait time when finite, else the lock's waiterTimeout.
+  #allowance(waitTime: number): number {
+    return Number.isFinite(waitTime) ? waitTime : this.waiterTimeout;
+  }
+}

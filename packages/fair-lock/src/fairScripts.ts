@@ -1,0 +1,14 @@
+import { coreLua, defineScript } from '@deadbolt/core';
+import acquire from './lua/acquire.lua';
+import forceRelease from './lua/force-release.lua';
+import leave from './lua/leave.lua';
+import queue from './lua/queue.lua';
+import release from './lua/release.lua';
+
+/** The fair lock's scripts, each prefixed with the queue helpers it uses. */
+export const fairScripts = {
+  acquire: defineScript('fair-lock/acquire', `${queue}\n${acquire}`),
+  release: defineScript('fair-lock/release', `${coreLua.releaseHold}\n${queue}\n${release}`),
+  forceRelease: defineScript('fair-lock/force-release', `${queue}\n${forceRelease}`),
+  leave: defineScript('fair-lock/leave', `${queue}\n${leave}`),
+} as const;

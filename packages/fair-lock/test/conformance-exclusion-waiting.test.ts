@@ -1,0 +1,4 @@
+import { describeLockConformance } from '@deadbolt/conformance';
+import { fairLock } from './fairLockKind.js';
+
+describeLockConformance(fairLock, ['exclusion', 'waiting']);

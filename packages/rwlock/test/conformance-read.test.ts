@@ -1,0 +1,7 @@
+// The read lock is shared: the 'exclusion' and 'waiting' suites test one owner keeping another
+// out, which readers never do, so they are not run (readWrite.test.ts covers readers waiting for
+// a writer); within 'reentrancy' and 'lease' the suite skips the tests of that kind itself.
+import { describeLockConformance } from '@deadbolt/conformance';
+import { readLock } from './rwlockKinds.js';
+
+describeLockConformance(readLock, ['reentrancy', 'lease', 'faults']);

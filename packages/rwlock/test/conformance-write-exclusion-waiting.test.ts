@@ -1,0 +1,4 @@
+import { describeLockConformance } from '@deadbolt/conformance';
+import { writeLock } from './rwlockKinds.js';
+
+describeLockConformance(writeLock, ['exclusion', 'waiting']);
