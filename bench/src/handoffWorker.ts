@@ -1,7 +1,7 @@
 // One process of the contended-handoff scenario: `tasks` tasks take one lock of the given kind in
 // turn with a near-zero hold until the process has made `acquisitions` acquisitions, recording
 // on the machine's shared clock when each was asked for, acquired, and its release sent.
-import { startChildSession, type ConnectionSpec } from '@deadbolt/conformance';
+import { startChildSession, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import { FairLock } from '@deadbolt/fair-lock';
 import type { HandoffKind, Hold } from './scenarios/handoff.js';
 import { sharedNow } from './stats.js';

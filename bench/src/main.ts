@@ -3,7 +3,7 @@
 // (seconds) to keep the harness working in CI.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance';
+import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance/connect';
 import { useStandalone } from '@deadbolt/test-harness';
 import { renderMarkdown, type BenchResults } from './report.js';
 import { handoff, type HandoffKind } from './scenarios/handoff.js';

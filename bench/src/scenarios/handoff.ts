@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { lockChannelName } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance';
+import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import { allCommandsServed, roundTripsServed, subscriptions } from '../commandStats.js';
 import { percentile, round, sharedNow } from '../stats.js';
 import { scriptRoundTrip } from './floor.js';

@@ -1,5 +1,5 @@
 import { LockClient, type LockBase } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance';
+import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import { ReadWriteLock } from '@deadbolt/rwlock';
 import { percentile, round } from '../stats.js';
 

@@ -1,5 +1,5 @@
 import { LockClient } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance';
+import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import { roundTripsServed } from '../commandStats.js';
 import { round } from '../stats.js';
 import { scriptRoundTrip } from './floor.js';

@@ -1,5 +1,5 @@
 import { LockClient, type LockClientOptions } from '@deadbolt/core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, it } from 'vitest';
 import { startBackend, type AdapterName, type Backend, type TopologyName } from './backends.js';
 import type { ConformantLock, LockKind } from './LockKind.js';
 
@@ -59,4 +59,12 @@ export function useSuiteContext(
     },
   };
   return context;
+}
+
+/**
+ * `it` for a kind where one owner keeps every other out, and nothing for a shared kind (a read
+ * lock): a test that cannot apply is not registered rather than skipped.
+ */
+export function forExclusiveKinds(ctx: SuiteContext): (name: string, fn: () => Promise<void>) => void {
+  return ctx.kind.holders === 'shared' ? () => undefined : (name, fn) => it(name, fn);
 }

@@ -84,7 +84,7 @@ export class FairLock extends LockBase {
    * @param client - the client to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
    * @param options - see {@link FairLockOptions}
-   * @throws {@link InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
+   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
    *   option or an invalid `options.waiterTimeout`
    */
   constructor(client: LockClient, name: string, options?: FairLockOptions) {

@@ -27,6 +27,8 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const name = ctx.uniqueName('readers-then-writer');
     const [first, second] = [new ReadWriteLock(one, name).readLock(), new ReadWriteLock(two, name).readLock()];
     const a = await first.acquire();
+    // b's lease ends last: releasing a changes nothing, releasing b shortens the lock's TTL.
+    await sleep(20);
     const b = await second.acquire();
     const shortStart = performance.now();
     const short = await second.acquire({ leaseTime: 1_500 });

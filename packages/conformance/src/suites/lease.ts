@@ -1,14 +1,14 @@
 import { LockLostError, LockNotHeldError, type LockLostEvent } from '@deadbolt/core';
 import { expect, it } from 'vitest';
-import type { SuiteContext } from '../SuiteContext.js';
+import { forExclusiveKinds, type SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep } from '../timing.js';
 
 /** Leases, the watchdog, and what a holder learns when its lock is lost. */
 export function leaseSuite(ctx: SuiteContext): void {
-  // A shared kind (a read lock) lets owners in together, each hold with its own lease.
-  const exclusive = ctx.kind.holders !== 'shared';
+  // A shared kind (a read lock) lets owners in together, so these tests do not apply to it.
+  const exclusiveIt = forExclusiveKinds(ctx);
 
-  it.runIf(exclusive)('a lease expires, the next owner gets in, and the old holder learns it lost the lock', async () => {
+  exclusiveIt('a lease expires, the next owner gets in, and the old holder learns it lost the lock', async () => {
     const client = await ctx.client();
     const lock = ctx.lock(client, 'lease');
     const old = await lock.acquire({ leaseTime: 200 });

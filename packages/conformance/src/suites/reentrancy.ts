@@ -1,11 +1,11 @@
 import { LockNotHeldError } from '@deadbolt/core';
 import { expect, it } from 'vitest';
-import type { SuiteContext } from '../SuiteContext.js';
+import { forExclusiveKinds, type SuiteContext } from '../SuiteContext.js';
 
 /** Reentrancy, hold counts, ownership and the TTL a lock carries. */
 export function reentrancySuite(ctx: SuiteContext): void {
-  // A shared kind (a read lock) lets owners in together, each hold with its own lease.
-  const exclusive = ctx.kind.holders !== 'shared';
+  // A shared kind (a read lock) lets owners in together, so these tests do not apply to it.
+  const exclusiveIt = forExclusiveKinds(ctx);
 
   it('re-enters within a withLock scope and counts holds', async () => {
     const client = await ctx.client();
@@ -21,7 +21,7 @@ export function reentrancySuite(ctx: SuiteContext): void {
     expect(await lock.isLocked()).toBe(false);
   });
 
-  it.runIf(exclusive)('re-enters with an explicit owner and excludes every other owner', async () => {
+  exclusiveIt('re-enters with an explicit owner and excludes every other owner', async () => {
     const client = await ctx.client();
     const lock = ctx.lock(client, 'explicit');
     const first = await lock.acquire({ owner: 'job-1' });
@@ -37,7 +37,7 @@ export function reentrancySuite(ctx: SuiteContext): void {
     expect(await lock.isLocked()).toBe(false);
   });
 
-  it.runIf(exclusive)('an owner on another client instance is another owner', async () => {
+  exclusiveIt('an owner on another client instance is another owner', async () => {
     const [one, two] = [await ctx.client(), await ctx.client()];
     const name = ctx.uniqueName('clients');
     await using held = await ctx.kind.create(one, name).acquire({ owner: 'same' });
@@ -45,7 +45,7 @@ export function reentrancySuite(ctx: SuiteContext): void {
     expect(held.owner).toBe('same');
   });
 
-  it.runIf(exclusive)('sets the TTL on lock, reentrant lock and partial release', async () => {
+  exclusiveIt('sets the TTL on lock, reentrant lock and partial release', async () => {
     const client = await ctx.client({ watchdogTimeout: 30_000 });
     const lock = ctx.lock(client, 'ttl');
     const outer = await lock.acquire({ owner: 'ttl' });

@@ -3,7 +3,7 @@
 // order list (a Redis list), releases, and prints `granted <label>`. It prints `ready` once
 // connected, and exits when stdin ends and every acquisition is done.
 import { createInterface } from 'node:readline';
-import { startChildSession, type ConnectionSpec } from '@deadbolt/conformance';
+import { startChildSession, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import { FairLock } from '@deadbolt/fair-lock';
 
 /** What the parent tells a waiter process, as JSON in DEADBOLT_FAIR_WAITER_JOB. */

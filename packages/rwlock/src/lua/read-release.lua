@@ -1,12 +1,12 @@
 -- Releases one read hold. The lock then lives as long as its longest live read hold (the
--- writer's TTL stands while a writer holds); when that shortens its TTL, one waiter is woken to
+-- writer's TTL stands while a writer holds); when that shortens its TTL, every waiter is woken to
 -- see the new TTL. When no hold is left, the lock is deleted and one waiter (a writer) is woken.
 -- Runs after core's unlock-latch.lua and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
 -- KEYS[3]  this release request's latch, redisson_unlock_latch:{name}:<requestId>
--- ARGV[1]  message to publish when the lock is freed or its TTL shortened (0: wake one waiter)
+-- ARGV[1]  message to publish when the lock is freed (0: wake one waiter)
 -- ARGV[2]  unused (the lease, in the write lock's layout: a read hold's lease is its own key's)
 -- ARGV[3]  reader field, <clientId>:<ownerId>
 -- ARGV[4]  publish command: publish or spublish
@@ -28,19 +28,23 @@ return with_unlock_latch(KEYS[3], ARGV[5], function()
   else
     redis.call('hdel', lock, field)
   end
-  -- The lock's TTL is its longest hold's (or the writer's). Unless this owner's holds reached it,
-  -- another hold still does, and nothing changes: no need to look at every reader. (A key and the
-  -- hash set in one script may expire a millisecond or so apart: the clock runs during scripts.)
-  if redis.call('hget', lock, 'mode') == 'write' or own < redis.call('pttl', lock) - 5 then
+  if redis.call('hget', lock, 'mode') == 'write' then
+    return 0
+  end
+  -- The lock lives as long as its longest hold. When this owner's holds end well before the lock
+  -- does, another reader's reaches that far, and nothing changes: no need to look at every
+  -- reader. (A key and the hash set in one script can expire a millisecond or so apart: the
+  -- clock runs during a script.)
+  if own < redis.call('pttl', lock) - 5 and redis.call('hlen', lock) > 1 then
     return 0
   end
   local longest = longest_read_hold(lock)
   if longest ~= -2 then
     if longest > 0 and longest < redis.call('pttl', lock) then
-      -- Waiters sleep by the TTL they saw: tell them it is shorter now, or a writer would sleep
-      -- past the end of a shorter-leased reader.
+      -- Waiters sleep by the TTL they saw: tell them all (1) that it is shorter now, or a writer
+      -- would sleep past the end of a reader with a shorter lease.
       redis.call('pexpire', lock, longest)
-      redis.call(ARGV[4], KEYS[2], ARGV[1])
+      redis.call(ARGV[4], KEYS[2], 1)
     end
     return 0
   end
