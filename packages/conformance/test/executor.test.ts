@@ -1,7 +1,7 @@
 // The executor contract (packages/core/src/executor/Executor.ts), on every adapter × topology,
 // with both majors of each driver: the executor is where a driver's version shows.
 import { createHash } from 'node:crypto';
-import type { Executor, ExecutorListener } from '@deadbolt/core';
+import { InvalidArgumentError, type Executor, type ExecutorListener } from '@deadbolt/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS, MAJORS, respVersions, startBackend, type Backend, type ConnectedExecutor, type ConnectOptions } from '../src/backends.js';
 
@@ -36,6 +36,12 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
     it('reports whether the client is a cluster client', async () => {
       const { executor } = await connect();
       expect(executor.isCluster).toBe(topology === 'cluster');
+    });
+
+    it('serves one listener: a second lock client on the same executor is refused', async () => {
+      const { executor } = await connect();
+      recorder(executor);
+      expect(() => recorder(executor)).toThrow(InvalidArgumentError);
     });
 
     it('rejects EVALSHA with NOSCRIPT after SCRIPT FLUSH, and EVAL runs the script', async () => {

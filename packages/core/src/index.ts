@@ -21,7 +21,7 @@ export { waitToAcquire, type AcquireLoop } from './lock/waitToAcquire.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
 export { lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
 export { hashSlot } from './keys/hashSlot.js';
-export { checkDuration, checkName, checkOptions, checkOwner, checkSignal } from './options/validate.js';
+export { checkDuration, checkLockName, checkName, checkOptions, checkOwner, checkSignal } from './options/validate.js';
 export { defineScript, definedScripts, type Script } from './scripts/Script.js';
 export { coreLua, coreScripts } from './scripts/coreScripts.js';
 export type { ScriptRunner } from './scripts/ScriptRunner.js';

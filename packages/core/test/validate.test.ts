@@ -70,8 +70,12 @@ describe('lock entry points', () => {
   const executor = untouchable();
   const client = new LockClient(executor);
 
-  it.each([[''], [42], [null], [undefined], [{}]])('refuses the name %j', (name) => {
+  it.each([[''], [42], [null], [undefined], [{}], ['a{'], ['x{}y'], ['{}']])('refuses the name %j', (name) => {
     expectInvalid(() => client.lock(name as never), 'name');
+  });
+
+  it('accepts names with a hash tag or without braces', () => {
+    for (const name of ['orders', 'tenant:{7}:orders', '{a}b}', 'ключ 🔒']) expect(client.lock(name).name).toBe(name);
   });
 
   it('refuses bad options without reaching Redis', async () => {

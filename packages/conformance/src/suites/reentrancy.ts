@@ -1,6 +1,7 @@
 import { LockNotHeldError } from '@deadbolt/core';
 import { expect, it } from 'vitest';
 import { forExclusiveKinds, type SuiteContext } from '../SuiteContext.js';
+import { sleep } from '../timing.js';
 
 /** Reentrancy, hold counts, ownership and the TTL a lock carries. */
 export function reentrancySuite(ctx: SuiteContext): void {
@@ -19,6 +20,26 @@ export function reentrancySuite(ctx: SuiteContext): void {
       expect(await lock.holdCount()).toBe(1);
     });
     expect(await lock.isLocked()).toBe(false);
+  });
+
+  exclusiveIt('a withLock scope re-enters only its own lock: tasks inside it still exclude each other on another', async () => {
+    const client = await ctx.client();
+    const outer = ctx.lock(client, 'outer');
+    const inner = ctx.lock(client, 'inner');
+    await outer.withLock(async () => {
+      let inside = 0;
+      let most = 0;
+      await Promise.all(
+        [0, 1, 2].map(() =>
+          inner.withLock(async () => {
+            most = Math.max(most, ++inside);
+            await sleep(5);
+            inside--;
+          }),
+        ),
+      );
+      expect(most).toBe(1);
+    });
   });
 
   exclusiveIt('re-enters with an explicit owner and excludes every other owner', async () => {

@@ -17,7 +17,9 @@ export abstract class DriverLink implements SubscriberLink {
   #up = false;
   #closed = false;
   // Waiters for the next connection loss.
-  readonly #onLoss: (() => void)[] = [];
+  // Callers waiting for a reply or for the connection to drop, whichever comes first; each one
+  // removes itself when its reply comes, so a healthy long-lived connection accumulates nothing.
+  readonly #lossWaiters = new Set<() => void>();
 
   constructor(events: LinkEvents) {
     this.events = events;
@@ -52,13 +54,13 @@ export abstract class DriverLink implements SubscriberLink {
     // A lost connection took the subscription with it, and the channel is not restored: done.
     // Waiting for the reply instead could take until the server is back.
     const reply = this.sendUnsubscribe(channel, sharded).catch(ignore);
-    if (this.#up) await Promise.race([reply, this.#nextLoss()]);
+    if (this.#up) await this.#untilLoss(reply);
   }
 
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    for (const resolve of this.#onLoss.splice(0)) resolve();
+    this.#settleLoss();
     this.closeConnection();
     return Promise.resolve();
   }
@@ -71,7 +73,7 @@ export abstract class DriverLink implements SubscriberLink {
       return;
     }
     if (this.#closed) return;
-    await Promise.race([this.restore().catch(ignore), this.#nextLoss()]);
+    await this.#untilLoss(this.restore().catch(ignore));
     // Dropped again meanwhile: the next 'ready' restores and reports.
     if (this.#up && !this.#closed) this.events.restored();
   }
@@ -80,12 +82,24 @@ export abstract class DriverLink implements SubscriberLink {
   protected connectionLost(): void {
     if (!this.#up || this.#closed) return;
     this.#up = false;
-    for (const resolve of this.#onLoss.splice(0)) resolve();
+    this.#settleLoss();
     this.events.lost();
   }
 
-  #nextLoss(): Promise<void> {
-    return new Promise((resolve) => this.#onLoss.push(resolve));
+  /** Resolves when `work` settles or the connection drops, whichever comes first. */
+  #untilLoss(work: Promise<unknown>): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#lossWaiters.delete(done);
+        resolve();
+      };
+      this.#lossWaiters.add(done);
+      work.then(done, done);
+    });
+  }
+
+  #settleLoss(): void {
+    for (const done of [...this.#lossWaiters]) done();
   }
 }
 

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../errors/LockError.js';
 import type { ExecutorListener } from '../executor/Executor.js';
 import type { LinkEvents, SubscriberLink } from './SubscriberLink.js';
 
@@ -60,6 +61,8 @@ export class SubscriberRouter {
 
   /** Sets the one listener for messages and reconnects, replacing any earlier one. */
   listen(listener: ExecutorListener): void {
+    // A second lock client on the same executor would silently take the first one's messages.
+    if (this.#listener) throw new InvalidArgumentError('executor', 'is already used by a LockClient; create one executor per LockClient');
     this.#listener = listener;
   }
 

@@ -44,7 +44,10 @@ export interface Executor {
   subscribe(channel: string, sharded: boolean): Promise<void>;
   /** Undoes {@link Executor.subscribe} for one channel. */
   unsubscribe(channel: string, sharded: boolean): Promise<void>;
-  /** Registers the listener for messages and reconnects. A later call replaces the earlier one. */
+  /**
+   * Registers the listener for messages and reconnects. An executor serves one lock client: a
+   * second call throws `InvalidArgumentError`.
+   */
   listen(listener: ExecutorListener): void;
   /** Closes the connections the adapter opened. Idempotent. */
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import { LockLostError, LockNotHeldError, RedisUnavailableError } from '../errors/LockError.js';
+import { LockLostError, LockNotHeldError, type RedisUnavailableError } from '../errors/LockError.js';
 import type { LockClient } from '../client/LockClient.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
@@ -84,19 +84,15 @@ export class HeldLock implements AsyncDisposable {
    *
    * @throws {@link LockNotHeldError} when already released, or when the lock was lost (its lease
    *   ran out or it was force-unlocked): nothing was changed in Redis.
-   * @throws {@link RedisUnavailableError} when Redis could not be reached; calling again is safe.
+   * @throws {@link RedisUnavailableError} when Redis could not be reached (or another failure of the
+   *   call); calling again is safe.
    */
   async release(): Promise<void> {
     if (this.#released) throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
     this.#stopKeepingAlive();
-    let held: boolean;
-    try {
-      held = await this.#release(this.#requestId);
-    } catch (error) {
-      if (error instanceof RedisUnavailableError) throw error;
-      this.#released = true;
-      throw error;
-    }
+    // A failed call changed nothing we know of, so the hold stays releasable: a retry carries the
+    // same request id, and the unlock latch makes it harmless if the first call did run.
+    const held = await this.#release(this.#requestId);
     this.#released = true;
     if (!held) {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by owner ${this.owner}: its lease ran out or it was force-unlocked`, {

@@ -11,9 +11,9 @@ export const UNLOCK_MESSAGE = 0;
  * lock name whose field `<clientId>:<ownerId>` counts the owner's holds), so Java services using
  * Redisson and Node services using Deadbolt exclude each other on the same name.
  *
- * Every acquisition has an owner. Without `owner`, each acquisition outside a `withLock` scope
- * gets a fresh one, so concurrent tasks sharing this handle exclude each other; inside a
- * `withLock` callback, nested acquisitions re-enter as the scope's owner.
+ * Every acquisition has an owner. Without `owner`, each acquisition outside this lock's
+ * `withLock` scope gets a fresh one, so concurrent tasks sharing this handle exclude each other;
+ * inside a `withLock` callback, nested acquisitions of the same lock re-enter as the scope's owner.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, LockWaitTimeoutError } from '../errors/LockError.js';
 import { ownerField } from '../keys/lockKeys.js';
 import type { LockClient } from '../client/LockClient.js';
-import { checkFunction, checkName, checkOwner } from '../options/validate.js';
+import { checkFunction, checkLockName, checkOwner } from '../options/validate.js';
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import type { Script } from '../scripts/Script.js';
@@ -44,7 +44,7 @@ export abstract class LockBase {
    * @throws {@link InvalidArgumentError} when `name` is not a non-empty string
    */
   constructor(client: LockClient, name: string) {
-    this.name = checkName(name);
+    this.name = checkLockName(name);
     this.client = client;
   }
 
@@ -86,7 +86,7 @@ export abstract class LockBase {
     const held = await this.acquire(options);
     let result: T;
     try {
-      result = await runAsOwner(held.owner, () => fn(held.signal, held));
+      result = await runAsOwner(this.name, held.owner, () => fn(held.signal, held));
     } catch (error) {
       // The callback's failure is the news; a release failing after it must not hide it.
       await held.release().catch(() => undefined);
@@ -187,7 +187,7 @@ export abstract class LockBase {
   async #acquire(options: CheckedAcquireOptions): Promise<HeldLock | null> {
     const client = this.client;
     client.assertOpen();
-    const owner = options.owner ?? currentOwner() ?? client.newOwnerId();
+    const owner = options.owner ?? currentOwner(this.name) ?? client.newOwnerId();
     const field = ownerField(client.id, owner);
     const lease = options.leaseTime ?? client.renewals.lease;
     const release = (requestId: string) => this.releaseOnce(field, lease, requestId);
@@ -245,7 +245,7 @@ export abstract class LockBase {
   }
 
   #fieldOf(owner: string | undefined): string {
-    const id = owner === undefined ? currentOwner() : checkOwner(owner, 'owner');
+    const id = owner === undefined ? currentOwner(this.name) : checkOwner(owner, 'owner');
     if (id === undefined) throw new InvalidArgumentError('owner', 'give an owner, or ask inside a withLock callback');
     return ownerField(this.client.id, id);
   }

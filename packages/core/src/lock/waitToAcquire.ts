@@ -33,15 +33,20 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
   if (loop.waitTime <= 0) return false;
   signal?.throwIfAborted();
   const subscription = await client.channels.join(loop.channel);
+  let woken = false;
+  let acquired = false;
   try {
     for (;;) {
       const ttl = await loop.attempt();
-      if (ttl === null) return await taken(loop);
+      if (ttl === null) return (acquired = await taken(loop));
       const remaining = deadline - performance.now();
       if (remaining <= 0) return false;
-      await subscription.sleep(ttl >= 0 ? Math.min(ttl, remaining) : remaining, signal);
+      woken = false;
+      woken = await subscription.sleep(ttl >= 0 ? Math.min(ttl, remaining) : remaining, signal);
     }
   } finally {
+    // A waiter that was woken for a release and leaves without the lock passes the wake on.
+    if (woken && !acquired) subscription.passWake();
     subscription.release();
   }
 }

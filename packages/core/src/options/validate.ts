@@ -12,6 +12,21 @@ export function checkName(value: unknown, argument = 'name'): string {
   return value;
 }
 
+/**
+ * A lock name: a non-empty string whose braces, if any, form a Redis Cluster hash tag. A name
+ * with a `{` but no non-empty `{tag}` after it would hash differently from the keys derived from
+ * it (`prefix:name`), so in a cluster a lock could be taken but never released.
+ */
+export function checkLockName(value: unknown, argument = 'name'): string {
+  const name = checkName(value, argument);
+  const open = name.indexOf('{');
+  if (open !== -1) {
+    const close = name.indexOf('}', open + 1);
+    if (close <= open + 1) throw new InvalidArgumentError(argument, `has a "{" without a non-empty {hash tag} after it: ${JSON.stringify(name)}`);
+  }
+  return name;
+}
+
 /** An owner id chosen by the caller: a non-empty string without whitespace. */
 export function checkOwner(value: unknown, argument = 'options.owner'): string {
   const owner = checkName(value, argument);

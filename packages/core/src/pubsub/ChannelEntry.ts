@@ -3,6 +3,7 @@ const MAX_TIMER = 2 ** 31 - 1;
 
 interface Sleeper {
   wake(): void;
+  timeOut(): void;
   fail(error: unknown): void;
 }
 
@@ -31,8 +32,10 @@ export class ChannelEntry {
   }
 
   wakeAll(): void {
-    this.#permits = this.refs;
-    for (const sleeper of this.#sleepers.splice(0)) sleeper.wake();
+    const sleepers = this.#sleepers.splice(0);
+    // Those asleep are woken now; a permit each is for those busy trying, who missed it.
+    this.#permits = Math.max(this.#permits, this.refs - sleepers.length);
+    for (const sleeper of sleepers) sleeper.wake();
   }
 
   fail(error: unknown): void {
@@ -40,14 +43,15 @@ export class ChannelEntry {
     for (const sleeper of this.#sleepers.splice(0)) sleeper.fail(error);
   }
 
-  sleep(timeout: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves `true` when woken (by a message or a kept wake), `false` when `timeout` passed. */
+  sleep(timeout: number, signal?: AbortSignal): Promise<boolean> {
     if (this.#failed) return Promise.reject(this.#failed.error);
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#permits > 0) {
       this.#permits--;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -57,7 +61,11 @@ export class ChannelEntry {
       const sleeper: Sleeper = {
         wake: () => {
           settle();
-          resolve();
+          resolve(true);
+        },
+        timeOut: () => {
+          settle();
+          resolve(false);
         },
         fail: (error) => {
           settle();
@@ -65,7 +73,7 @@ export class ChannelEntry {
         },
       };
       const onAbort = () => sleeper.fail(signal?.reason);
-      const timer = timeout === Infinity ? undefined : setTimeout(sleeper.wake, Math.min(Math.max(timeout, 0), MAX_TIMER));
+      const timer = timeout === Infinity ? undefined : setTimeout(sleeper.timeOut, Math.min(Math.max(timeout, 0), MAX_TIMER));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#sleepers.push(sleeper);
     });

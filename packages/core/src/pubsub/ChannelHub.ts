@@ -10,7 +10,12 @@ export interface ChannelSubscription {
    * and consumed here at once, so a release between a failed attempt and the sleep is never
    * missed.
    */
-  sleep(timeout: number, signal?: AbortSignal): Promise<void>;
+  sleep(timeout: number, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Hands a wake this waiter received but will not use (it leaves without the lock) to the next
+   * local waiter, who would otherwise sleep through a release.
+   */
+  passWake(): void;
   /** Gives the share back; the last one out unsubscribes the channel. Idempotent. */
   release(): void;
 }
@@ -51,8 +56,9 @@ export class ChannelHub {
       await entry.ready;
     } catch (error) {
       if (this.#entries.get(channel) === entry) this.#entries.delete(channel);
-      throw error;
+      throw this.#closedWith ?? error;
     }
+    if (this.#closedWith) throw this.#closedWith;
     return this.#share(channel, entry);
   }
 
@@ -84,6 +90,7 @@ export class ChannelHub {
     let released = false;
     return {
       sleep: (timeout, signal) => entry.sleep(timeout, signal),
+      passWake: () => entry.wakeOne(),
       release: () => {
         if (released) return;
         released = true;

@@ -3,7 +3,7 @@ import type { Executor, ScriptArgument } from '../executor/Executor.js';
 import type { Script } from './Script.js';
 
 // Server replies that mean the script or its data is wrong, not that Redis is unreachable.
-const REJECTION = /^(ERR|WRONGTYPE|CROSSSLOT|NOPERM|NOSCRIPT|BUSY)\b/;
+const REJECTION = /^(ERR|WRONGTYPE|CROSSSLOT|NOPERM|NOSCRIPT)\b/;
 
 /**
  * Runs registered scripts through an executor: EVALSHA first, EVAL when the server answers

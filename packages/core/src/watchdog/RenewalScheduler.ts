@@ -162,6 +162,20 @@ export class RenewalScheduler {
     const sentAt = performance.now();
     const [first] = batch;
     if (!first) return true;
+    const margin = Math.min(RETRY_DELAY, this.#interval);
+    const unreachable = (cause: unknown) => {
+      const giveUpAt = performance.now() + margin;
+      for (const entry of batch) {
+        if (entry.renewedAt + this.#lease <= giveUpAt) {
+          this.#lose(entry, `Could not reach Redis to renew lock "${entry.key}" before its lease ended`, cause);
+        }
+      }
+    };
+    // A call that hangs (Redis partitioned, a long commandTimeout) must not keep holders from
+    // learning, before their lease ends, that it could not be renewed.
+    const earliestEnd = Math.min(...batch.map((entry) => entry.renewedAt)) + this.#lease;
+    const deadline = setTimeout(() => unreachable(undefined), Math.max(0, earliestEnd - margin - sentAt));
+    deadline.unref();
     let reply: unknown;
     try {
       reply = await this.#runner.run(
@@ -170,18 +184,16 @@ export class RenewalScheduler {
         [this.#lease, ...batch.map((entry) => entry.field)],
       );
     } catch (error) {
-      const giveUpAt = performance.now() + Math.min(RETRY_DELAY, this.#interval);
-      for (const entry of batch) {
-        if (entry.renewedAt + this.#lease <= giveUpAt) {
-          this.#lose(entry, `Could not reach Redis to renew lock "${entry.key}" before its lease ended`, error);
-        }
-      }
+      unreachable(error);
       return false;
+    } finally {
+      clearTimeout(deadline);
     }
     const renewed = Array.isArray(reply) ? reply : [];
     batch.forEach((entry, index) => {
-      if (Number(renewed[index]) === 1) entry.renewedAt = sentAt;
-      else this.#lose(entry, `Lock "${entry.key}" was gone when the watchdog tried to renew it`);
+      if (Number(renewed[index]) === 1) entry.renewedAt = Math.max(entry.renewedAt, sentAt);
+      // A re-entry after this call was sent renewed the lock itself; this reply predates it.
+      else if (entry.renewedAt <= sentAt) this.#lose(entry, `Lock "${entry.key}" was gone when the watchdog tried to renew it`);
     });
     return true;
   }
