@@ -1,10 +1,8 @@
 import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
-import { RespConnection, sendCommand, type RespConnectionOptions } from '../resp/connection.js';
-import type { RespArgument, RespValue } from '../resp/protocol.js';
 import { pickFreePort } from '../server/ports.js';
 import { RedisUnavailableError } from '../unavailable.js';
 import { waitFor } from '../wait.js';
-import { killClientsByName } from './client-kill.js';
+import { NodeAccess } from './node-access.js';
 import type { RedisNode } from './redis-node.js';
 
 /** The image used when no redis-server binary exists; override with DEADBOLT_REDIS_IMAGE. */
@@ -44,7 +42,7 @@ export async function startContainerNode(what: string, args: readonly string[] =
  * are `docker kill` and `docker start`, pause is the cgroup freezer (`docker pause`), which
  * freezes the server just as SIGSTOP does. Testcontainers' reaper removes it if we die.
  */
-class ContainerNode implements RedisNode {
+class ContainerNode extends NodeAccess implements RedisNode {
   readonly host: string;
   readonly url: string;
   private currentPid = 0;
@@ -57,6 +55,7 @@ class ContainerNode implements RedisNode {
     private readonly container: DockerContainer,
     readonly port: number,
   ) {
+    super();
     this.host = started.getHost();
     this.url = `redis://${this.host}:${port}`;
   }
@@ -116,17 +115,6 @@ class ContainerNode implements RedisNode {
     this.currentPid = 0;
   }
 
-  command(...args: RespArgument[]): Promise<RespValue> {
-    return sendCommand(this, args);
-  }
-
-  connect(options?: RespConnectionOptions): Promise<RespConnection> {
-    return RespConnection.connect(this, options);
-  }
-
-  killClientByName(name: string): Promise<number> {
-    return killClientsByName(this, name);
-  }
 
   private async resumeContainer(): Promise<void> {
     await this.container.unpause();

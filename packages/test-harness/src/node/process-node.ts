@@ -1,10 +1,8 @@
-import { RespConnection, sendCommand, type RespConnectionOptions } from '../resp/connection.js';
-import type { RespArgument, RespValue } from '../resp/protocol.js';
 import { processState } from '../server/liveness.js';
 import { makeServerDir, removeServerDir } from '../server/dirs.js';
 import { exitsWithin, launchOnFreePort, launchOnPort, waitForExit, type ServerProcess } from '../server/spawn.js';
 import { waitFor } from '../wait.js';
-import { killClientsByName } from './client-kill.js';
+import { NodeAccess } from './node-access.js';
 import type { RedisNode } from './redis-node.js';
 
 const STOP_GRACE_MS = 1000;
@@ -30,7 +28,7 @@ export async function startProcessNode(options: ProcessNodeOptions = {}): Promis
 }
 
 /** A redis-server that is a child of this process, so faults are plain signals to its pid. */
-class ProcessNode implements RedisNode {
+class ProcessNode extends NodeAccess implements RedisNode {
   readonly host = HOST;
   readonly url: string;
   private paused = false;
@@ -42,6 +40,7 @@ class ProcessNode implements RedisNode {
     private readonly args: readonly string[],
     private server: ServerProcess,
   ) {
+    super();
     this.url = `redis://${HOST}:${port}`;
   }
 
@@ -105,17 +104,6 @@ class ProcessNode implements RedisNode {
     removeServerDir(this.dir);
   }
 
-  command(...args: RespArgument[]): Promise<RespValue> {
-    return sendCommand(this, args);
-  }
-
-  connect(options?: RespConnectionOptions): Promise<RespConnection> {
-    return RespConnection.connect(this, options);
-  }
-
-  killClientByName(name: string): Promise<number> {
-    return killClientsByName(this, name);
-  }
 }
 
 /** Sends a signal, ignoring "no such process": the node died on its own, which is fine here. */
