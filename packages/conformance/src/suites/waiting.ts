@@ -18,10 +18,8 @@ export function waitingSuite(ctx: SuiteContext): void {
   });
 
   it('a waiter in another client gets the lock promptly after release, long before the TTL', async () => {
-    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
-    const name = ctx.uniqueName('handoff');
-    const held = await ctx.kind.create(holderClient, name).acquire();
-    const waiting = ctx.kind.create(waiterClient, name).acquire({ waitTime: 10_000 });
+    const { held, lock, waiterClient } = await heldElsewhere(ctx, 'handoff');
+    const waiting = lock.acquire({ waitTime: 10_000 });
     await eventually(() => waiterClient.channels.channels.length === 1);
     await sleep(50);
     const released = performance.now();
@@ -32,24 +30,18 @@ export function waitingSuite(ctx: SuiteContext): void {
   });
 
   it('a timed-out wait throws and leaves nothing behind', async () => {
-    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
-    const name = ctx.uniqueName('timeout');
-    const held = await ctx.kind.create(holderClient, name).acquire();
-    const lock = ctx.kind.create(waiterClient, name);
+    const { held, holderLock, lock, waiterClient } = await heldElsewhere(ctx, 'timeout');
     await expect(lock.acquire({ waitTime: 300 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
     expect(await lock.tryAcquire({ waitTime: 200 })).toBeNull();
     expect(waiterClient.channels.channels).toEqual([]);
     expect(await noChannelsLeft()).toBe(true);
     expect(await lock.holdCount(held.owner)).toBe(0);
-    expect(await ctx.kind.create(holderClient, name).isHeldBy(held.owner)).toBe(true);
+    expect(await holderLock.isHeldBy(held.owner)).toBe(true);
     await held.release();
   });
 
   it('an aborted wait rejects with the reason and leaves nothing behind', async () => {
-    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
-    const name = ctx.uniqueName('abort');
-    const held = await ctx.kind.create(holderClient, name).acquire();
-    const lock = ctx.kind.create(waiterClient, name);
+    const { held, lock, waiterClient } = await heldElsewhere(ctx, 'abort');
     const controller = new AbortController();
     const waiting = lock.acquire({ signal: controller.signal });
     await eventually(() => waiterClient.channels.channels.length === 1);
@@ -63,10 +55,7 @@ export function waitingSuite(ctx: SuiteContext): void {
   });
 
   it('many local waiters share one subscription per channel', async () => {
-    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
-    const name = ctx.uniqueName('shared-sub');
-    const held = await ctx.kind.create(holderClient, name).acquire();
-    const lock = ctx.kind.create(waiterClient, name);
+    const { held, lock, waiterClient } = await heldElsewhere(ctx, 'shared-sub');
     const waits = Array.from({ length: 10 }, () => lock.withLock(() => undefined, { waitTime: 10_000 }));
     // One channel for the lock, or one per waiter for a kind that wakes waiters one by one.
     const channels = ctx.kind.waiterChannels === 'own' ? 10 : 1;
@@ -97,10 +86,8 @@ export function waitingSuite(ctx: SuiteContext): void {
   }, 120_000);
 
   it('a waiter whose subscriber connection is killed still gets the lock promptly', async () => {
-    const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
-    const name = ctx.uniqueName('sub-killed');
-    const held = await ctx.kind.create(holderClient, name).acquire();
-    const waiting = ctx.kind.create(waiterClient, name).acquire({ waitTime: 20_000 });
+    const { held, lock, waiterClient } = await heldElsewhere(ctx, 'sub-killed');
+    const waiting = lock.acquire({ waitTime: 20_000 });
     await eventually(() => waiterClient.channels.channels.length === 1);
     await sleep(50);
     expect(await ctx.backend().killClientsByName('deadbolt-subscriber')).toBeGreaterThan(0);
@@ -112,4 +99,15 @@ export function waitingSuite(ctx: SuiteContext): void {
     expect(performance.now() - released).toBeLessThan(5_000);
     await next.release();
   });
+}
+
+/**
+ * A lock of the kind under test held in one client, and the same lock as seen from a second
+ * client that is to wait for it.
+ */
+async function heldElsewhere(ctx: SuiteContext, label: string) {
+  const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+  const name = ctx.uniqueName(label);
+  const holderLock = ctx.kind.create(holderClient, name);
+  return { held: await holderLock.acquire(), holderLock, lock: ctx.kind.create(waiterClient, name), waiterClient };
 }
