@@ -1,4 +1,4 @@
-import { LockLostError, LockNotHeldError, type LockLostEvent } from '@deadbolt/core';
+import { InvalidArgumentError, LockLostError, LockNotHeldError, type LockLostEvent } from '@deadbolt/core';
 import { expect, it } from 'vitest';
 import { forExclusiveKinds, type SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep } from '../timing.js';
@@ -48,6 +48,55 @@ export function leaseSuite(ctx: SuiteContext): void {
     expect(during).toBeGreaterThan(0);
     expect(during).toBeLessThan(30);
     await Promise.all(held.map((hold) => hold.release()));
+  });
+
+  it('extend sets a new lease from now and keeps the hold past its first lease', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'extend');
+    const held = await lock.acquire({ leaseTime: 300 });
+    await held.extend(5_000);
+    expect(held.leaseTime).toBe(5_000);
+    await sleep(500);
+    expect(held.signal.aborted).toBe(false);
+    expect(await lock.isHeldBy(held.owner)).toBe(true);
+    expect(await lock.remainingTtl()).toBeGreaterThan(3_000);
+    await held.extend(8_000);
+    expect(await lock.remainingTtl()).toBeGreaterThan(6_000);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it('extend turns a watchdog hold into a fixed lease that then runs out', async () => {
+    const client = await ctx.client({ watchdogTimeout: 300 });
+    const lock = ctx.lock(client, 'extend-watchdog');
+    const held = await lock.acquire();
+    expect(held.leaseTime).toBeUndefined();
+    await held.extend(400);
+    expect(held.leaseTime).toBe(400);
+    expect(client.renewals.size).toBe(0);
+    expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+  });
+
+  it('extend refuses a bad lease before Redis, and a hold that is released or gone', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'extend-refused');
+    const held = await lock.acquire({ leaseTime: 10_000 });
+    for (const bad of [0, -1, Number.NaN, Infinity, '100' as unknown as number]) {
+      const error: unknown = await held.extend(bad).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toBe('leaseTime');
+    }
+    expect(await lock.forceUnlock()).toBe(true);
+    await expect(held.extend(1_000)).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    expect(await lock.isLocked()).toBe(false);
+    const again = await lock.acquire({ leaseTime: 10_000 });
+    await again.release();
+    await expect(again.extend(1_000)).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(await lock.isLocked()).toBe(false);
   });
 
   it('a lock deleted under its holder is reported through the signal and the lockLost event', async () => {

@@ -1,5 +1,6 @@
-import { LockLostError, LockNotHeldError, type RedisUnavailableError } from '../errors/LockError.js';
+import { LockLostError, LockNotHeldError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
 import type { LockClient } from '../client/LockClient.js';
+import { checkDuration } from '../options/validate.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /** How a lock kind describes one successful acquisition to {@link HeldLock}. For lock kind authors. */
@@ -11,8 +12,11 @@ export interface HoldDescription {
   readonly owner: string;
   /** The lease in milliseconds, or `undefined` when the watchdog renews the lock. */
   readonly leaseTime: number | undefined;
-  /** What the watchdog renews, when `leaseTime` is `undefined`. */
-  readonly renewal: RenewalTarget | undefined;
+  /**
+   * The hold as the kind's renewal script sees it: what the watchdog renews when `leaseTime` is
+   * `undefined`, and what {@link HeldLock.extend} sets a new lease on.
+   */
+  readonly target: RenewalTarget;
   /** When the acquire was sent, on the monotonic clock (`performance.now()`). */
   readonly acquiredAt: number;
   /**
@@ -40,32 +44,36 @@ export class HeldLock implements AsyncDisposable {
   readonly name: string;
   /** The owner id holding it; pass it as `owner` to re-enter from elsewhere. */
   readonly owner: string;
-  /** The fixed lease in milliseconds, or `undefined` when the watchdog keeps the lock alive. */
-  readonly leaseTime: number | undefined;
   readonly #controller = new AbortController();
+  readonly #client: LockClient;
+  readonly #target: RenewalTarget;
   readonly #release: (requestId: string) => Promise<boolean>;
   readonly #requestId: string;
+  #leaseTime: number | undefined;
   #renewal: Renewal | undefined;
   #leaseTimer: NodeJS.Timeout | undefined;
   #released = false;
+  // Set once a release starts: from then on nothing may extend or renew the lease.
+  #releasing = false;
 
   /** For lock kind authors: wraps a successful acquisition and starts keeping it alive. */
   constructor(hold: HoldDescription) {
     this.name = hold.name;
     this.owner = hold.owner;
-    this.leaseTime = hold.leaseTime;
+    this.#client = hold.client;
+    this.#target = hold.target;
     this.#release = hold.release;
     this.#requestId = hold.client.newRequestId();
-    if (hold.renewal) {
-      this.#renewal = hold.client.renewals.register(hold.renewal, (error) => this.#lose(error), hold.acquiredAt);
-    } else if (hold.leaseTime !== undefined) {
-      const left = hold.acquiredAt + hold.leaseTime - performance.now();
-      this.#leaseTimer = setTimeout(
-        () => this.#lose(new LockLostError(`The ${hold.leaseTime} ms lease of lock "${hold.name}" ended`, { lockName: hold.name })),
-        Math.max(0, left),
-      );
-      this.#leaseTimer.unref();
+    if (hold.leaseTime === undefined) {
+      this.#renewal = hold.client.renewals.register(hold.target, (error) => this.#lose(error), hold.acquiredAt);
+    } else {
+      this.#startLease(hold.leaseTime, hold.acquiredAt);
     }
+  }
+
+  /** The fixed lease in milliseconds, or `undefined` while the watchdog keeps the lock alive. */
+  get leaseTime(): number | undefined {
+    return this.#leaseTime;
   }
 
   /** Aborts with a {@link LockLostError} when the lock is lost while held. */
@@ -89,6 +97,7 @@ export class HeldLock implements AsyncDisposable {
    */
   async release(): Promise<void> {
     if (this.#released) throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
+    this.#releasing = true;
     this.#stopKeepingAlive();
     // A failed call changed nothing we know of, so the hold stays releasable: a retry carries the
     // same request id, and the unlock latch makes it harmless if the first call did run.
@@ -101,9 +110,52 @@ export class HeldLock implements AsyncDisposable {
     }
   }
 
+  /**
+   * Sets the lock's lease to `leaseTime` from now, and for a hold the watchdog was renewing, a
+   * fixed lease from now on (renewal stops). The lease belongs to the lock, so other holds of the
+   * same owner (re-entries) share it; a read-write lock, whose hash other owners' holds share, is
+   * only ever lengthened by it. node-redlock's `extend`; what a MultiLock uses to trim its
+   * members' leases.
+   *
+   * @param leaseTime - the new lease in milliseconds, at least 1
+   * @throws {@link InvalidArgumentError} when `leaseTime` is not a positive finite number
+   * @throws {@link LockNotHeldError} when released already or when the lock was lost (its signal
+   *   aborts then, if it had not yet)
+   * @throws {@link RedisUnavailableError} when Redis could not be reached; the lease is unchanged
+   *   as far as we know, and the hold keeps its old lease or renewal
+   */
+  async extend(leaseTime: number): Promise<void> {
+    const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
+    if (this.#releasing || this.signal.aborted) {
+      throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
+    }
+    const sentAt = performance.now();
+    const reply = await this.#client.scripts.run(this.#target.script, [this.#target.key], [lease, this.#target.field]);
+    const extended = Array.isArray(reply) && Number(reply[0]) === 1;
+    // Released while the call was in flight: the release won, whatever the reply says.
+    if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
+    if (!extended) {
+      const error = new LockLostError(`Lock "${this.name}" was gone when its lease was to be extended`, { lockName: this.name });
+      this.#lose(error);
+      throw new LockNotHeldError(error.message, { lockName: this.name, cause: error });
+    }
+    this.#stopKeepingAlive();
+    this.#startLease(lease, sentAt);
+  }
+
   /** Releases the hold unless it was released already. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (!this.#released) await this.release();
+  }
+
+  #startLease(leaseTime: number, from: number): void {
+    this.#leaseTime = leaseTime;
+    const left = from + leaseTime - performance.now();
+    this.#leaseTimer = setTimeout(
+      () => this.#lose(new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, { lockName: this.name })),
+      Math.max(0, left),
+    );
+    this.#leaseTimer.unref();
   }
 
   #stopKeepingAlive(): void {

@@ -221,7 +221,7 @@ export abstract class LockBase {
       name: this.name,
       owner,
       leaseTime: options.leaseTime,
-      renewal: options.leaseTime === undefined ? { script: this.renewalScript, key: this.name, field: this.holdField(field) } : undefined,
+      target: { script: this.renewalScript, key: this.name, field: this.holdField(field) },
       acquiredAt,
       release,
     });
