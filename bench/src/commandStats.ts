@@ -1,40 +1,78 @@
 import { parseInfo, sendCommand, type RedisAddress } from '@deadbolt/test-harness';
 
-// The commands a client sends itself; the ones scripts run inside Redis are counted by
-// commandstats too, but they cost no round trip.
-const ROUND_TRIP_COMMANDS = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'subscribe', 'unsubscribe', 'ssubscribe', 'sunsubscribe']);
 // The commands the benchmark itself sends to watch the server.
-const OBSERVER_COMMANDS = new Set(['info', 'pubsub|channels', 'pubsub|numsub', 'pubsub|shardchannels', 'pubsub|shardnumsub']);
+const OBSERVER_COMMANDS = new Set(['info', 'dbsize', 'flushall', 'pubsub|channels', 'pubsub|numsub', 'pubsub|shardchannels', 'pubsub|shardnumsub']);
+// Subscription commands: a client's own round trips, never run by a script.
+const SUBSCRIPTION_COMMANDS = new Set(['subscribe', 'unsubscribe', 'ssubscribe', 'sunsubscribe', 'psubscribe', 'punsubscribe']);
+// Script calls: always a client's own round trip.
+const SCRIPT_COMMANDS = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
+// The commands that set a key's time to live: what a lock renewal does, whoever's script runs it.
+const TTL_COMMANDS = new Set(['pexpire', 'expire', 'pexpireat', 'set', 'psetex']);
 
-/** Round trips the server has served: script calls and (un)subscriptions, from `INFO commandstats`. */
-export function roundTripsServed(address: RedisAddress): Promise<number> {
-  return commandsServed(address, (command) => ROUND_TRIP_COMMANDS.has(command));
+/** What the server has done so far, from `INFO commandstats` and `INFO cpu`. */
+export interface ServerCounters {
+  /** Every command executed but the benchmark's own observation, script-run ones included. */
+  readonly commands: number;
+  /** (Un)subscriptions: round trips no client-side counter sees on the libraries' own subscriber connections. */
+  readonly subscriptionCommands: number;
+  /**
+   * Script calls (EVAL, EVALSHA and the like) that ran: a first EVALSHA that Redis answered
+   * NOSCRIPT (counted as failed) is a one-time cost, left out.
+   */
+  readonly scriptCalls: number;
+  /** Commands that set a time to live (PEXPIRE, SET ... PX and the like). */
+  readonly ttlCommands: number;
+  /** The server process's CPU time, user + system, in milliseconds. */
+  readonly cpuMs: number;
 }
 
-/**
- * Every command the server has executed but the benchmark's own observation, including the ones
- * scripts run inside Redis: the server's work, where round trips count the client's.
- */
-export function allCommandsServed(address: RedisAddress): Promise<number> {
-  return commandsServed(address, (command) => !OBSERVER_COMMANDS.has(command));
-}
-
-async function commandsServed(address: RedisAddress, counts: (command: string) => boolean): Promise<number> {
-  const info = parseInfo(await sendCommand(address, ['INFO', 'commandstats']));
-  let total = 0;
-  for (const [field, value] of info) {
-    if (counts(field.replace(/^cmdstat_/, ''))) total += Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
+/** Reads the server's counters. */
+export async function serverCounters(address: RedisAddress): Promise<ServerCounters> {
+  const stats = parseInfo(await sendCommand(address, ['INFO', 'commandstats']));
+  const cpu = parseInfo(await sendCommand(address, ['INFO', 'cpu']));
+  let commands = 0;
+  let subscriptionCommands = 0;
+  let scriptCalls = 0;
+  let ttlCommands = 0;
+  for (const [field, value] of stats) {
+    const command = field.replace(/^cmdstat_/, '');
+    const calls = Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
+    if (!OBSERVER_COMMANDS.has(command)) commands += calls;
+    if (SUBSCRIPTION_COMMANDS.has(command)) subscriptionCommands += calls;
+    if (SCRIPT_COMMANDS.has(command)) scriptCalls += calls - Number(/failed_calls=(\d+)/.exec(value)?.[1] ?? 0);
+    if (TTL_COMMANDS.has(command)) ttlCommands += calls;
   }
-  return total;
+  const cpuMs = (Number(cpu.get('used_cpu_user') ?? 0) + Number(cpu.get('used_cpu_sys') ?? 0)) * 1000;
+  return { commands, subscriptionCommands, scriptCalls, ttlCommands, cpuMs };
 }
 
-/** How many subscriptions the server has to channels whose names start with `prefix`. */
-export async function subscriptions(address: RedisAddress, prefix: string): Promise<number> {
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-  const channels = await sendCommand(address, ['PUBSUB', 'CHANNELS', pattern]);
+/** `after - before`, field by field. */
+export function counterDelta(before: ServerCounters, after: ServerCounters): ServerCounters {
+  return {
+    commands: after.commands - before.commands,
+    subscriptionCommands: after.subscriptionCommands - before.subscriptionCommands,
+    scriptCalls: after.scriptCalls - before.scriptCalls,
+    ttlCommands: after.ttlCommands - before.ttlCommands,
+    cpuMs: after.cpuMs - before.cpuMs,
+  };
+}
+
+/** How many subscriptions the server has, over every channel. */
+export async function subscriptions(address: RedisAddress): Promise<number> {
+  const channels = await sendCommand(address, ['PUBSUB', 'CHANNELS', '*']);
   if (!Array.isArray(channels) || channels.length === 0) return 0;
   const counts = await sendCommand(address, ['PUBSUB', 'NUMSUB', ...channels.map(String)]);
   let total = 0;
   if (Array.isArray(counts)) for (let i = 1; i < counts.length; i += 2) total += Number(counts[i]);
   return total;
+}
+
+/** Empties the benchmark's own server between runs that count keys. */
+export async function flushServer(address: RedisAddress): Promise<void> {
+  await sendCommand(address, ['FLUSHALL']);
+}
+
+/** How many keys the server holds. */
+export async function keyCount(address: RedisAddress): Promise<number> {
+  return Number(await sendCommand(address, ['DBSIZE']));
 }

@@ -1,63 +1,90 @@
-// `pnpm bench`: runs every scenario on a redis-server of its own (or REDIS_URL), for each
-// adapter, and writes results/latest.json and results/latest.md. `--smoke` runs a tiny version
-// (seconds) to keep the harness working in CI.
+// `pnpm bench`: every scenario for Deadbolt on both adapters and for the peer libraries, on
+// redis-server processes of the benchmark's own, in one run; writes results/latest.json and
+// results/latest.md. `--smoke` runs a tiny version (seconds) that keeps the harness working in CI
+// and writes nothing.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance/connect';
-import { useStandalone } from '@deadbolt/test-harness';
-import { renderMarkdown, type BenchResults } from './report.js';
-import { handoff, type HandoffKind } from './scenarios/handoff.js';
-import { readWrite } from './scenarios/readWrite.js';
-import { uncontended } from './scenarios/uncontended.js';
-import { round } from './stats.js';
+import { startServers, startStandalone } from '@deadbolt/test-harness';
+import type { Contender } from './contenders/Contender.js';
+import { CONTENDERS, isDeadbolt } from './contenders/index.js';
+import type { Address } from './drivers.js';
+import { addRow, compareWithDeadbolt, participants, recordOutcome, renderMarkdown, startScenario, type BenchResults, type ScenarioSpec } from './report.js';
+import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
+import { handoff, handoffSpec } from './scenarios/handoff.js';
+import { memory, memorySpec } from './scenarios/memory.js';
+import { deadboltOwnCostUs } from './scenarios/ownCost.js';
+import { parallel, PARALLEL } from './scenarios/parallel.js';
+import { readWrite, READ_WRITE } from './scenarios/readWrite.js';
+import { redlock, REDLOCK } from './scenarios/redlock.js';
+import type { Outcome } from './scenarios/throughput.js';
+import { UNCONTENDED, uncontended } from './scenarios/uncontended.js';
+import { watchdog, watchdogSpec } from './scenarios/watchdog.js';
+import { SIZES } from './sizes.js';
+import { tolerateStrayRejections } from './strayRejections.js';
+import { checkTargets } from './targets.js';
+import type { HandoffKind } from './workers/jobs.js';
+import { WorkerPool } from './workers/WorkerPool.js';
 
+tolerateStrayRejections('main');
 const smoke = process.argv.includes('--smoke');
-const size = smoke ? { cycles: 200, acquisitions: 40 } : { cycles: 5_000, acquisitions: 500 };
-const adapters: AdapterName[] = ['ioredis', 'node-redis'];
-
-const server = await useStandalone();
+const size = SIZES[smoke ? 'smoke' : 'full'];
+const started = performance.now();
+const cpu = os.cpus()[0];
 const results: BenchResults = {
   date: new Date().toISOString(),
-  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  machine: `${os.cpus().length} × ${cpu?.model.trim() ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
   smoke,
+  durationSeconds: 0,
+  contenders: CONTENDERS.map(({ id, library, driver, settings }) => ({ id, library, driver, settings })),
   scenarios: [],
+  targets: [],
 };
+
+/** Runs a scenario for every contender that has its feature, all together (see throughput.ts). */
+async function scenarioTogether(spec: ScenarioSpec, run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>) {
+  console.log(spec.title);
+  const report = startScenario(spec, CONTENDERS);
+  const taking = participants(report, CONTENDERS);
+  const outcomes = await run(taking);
+  for (const contender of taking) recordOutcome(report, contender, outcomes.get(contender.id) ?? new Error('no outcome'));
+  results.scenarios.push(report);
+}
+
+/** Runs a scenario for every contender that has its feature, one after the other. */
+async function scenario(spec: ScenarioSpec, run: (contender: Contender) => Promise<Record<string, number>>, contenders = CONTENDERS) {
+  console.log(spec.title);
+  const report = startScenario(spec, contenders);
+  for (const contender of participants(report, contenders)) await addRow(report, contender, () => run(contender));
+  results.scenarios.push(report);
+  return report;
+}
+
+const server = await startStandalone();
+const address: Address = { host: server.host, port: server.port };
 try {
-  for (const adapter of adapters) {
-    const spec: ConnectionSpec = { adapter, topology: 'standalone', nodes: [{ host: server.host, port: server.port }] };
-    console.log(`[${adapter}] uncontended lock + unlock`);
-    results.scenarios.push({ scenario: 'uncontended', adapter, figures: await uncontended(spec, size.cycles) });
-    console.log(`[${adapter}] read-write lock: 64 readers vs 1, and a writer under read load`);
-    results.scenarios.push({ scenario: 'read-write', adapter, figures: await readWrite(spec, smoke) });
-    for (const tasks of [2, 32]) {
-      const waiters = 4 * tasks;
-      const run = (kind: HandoffKind) => {
-        console.log(`[${adapter}] contended handoff of ${kind}, 4 processes x ${tasks} tasks`);
-        return handoff(spec, { kind, processes: 4, tasks, acquisitionsPerProcess: size.acquisitions });
-      };
-      const plain = await run('Lock');
-      const fair = await run('FairLock');
-      results.scenarios.push(
-        { scenario: `handoff (${waiters} waiters)`, adapter, figures: plain },
-        { scenario: `fair handoff (${waiters} waiters)`, adapter, figures: fair },
-        {
-          scenario: `fair vs plain (${waiters} waiters)`,
-          adapter,
-          figures: {
-            handoffP50Ratio: round(fair.handoffP50Ms / plain.handoffP50Ms),
-            acquisitionsPerSecondRatio: round(fair.acquisitionsPerSecond / plain.acquisitionsPerSecond),
-            roundTripsPerAcquisitionRatio: round(fair.roundTripsPerAcquisition / plain.roundTripsPerAcquisition),
-            outOfOrderGrantsPlain: plain.outOfOrderGrants,
-            outOfOrderGrantsFair: fair.outOfOrderGrants,
-          },
-        },
-      );
-    }
+  await scenarioTogether(UNCONTENDED, (contenders) => uncontended(contenders, address, size.uncontended.cycles, size.uncontended.blocks));
+  await scenarioTogether(PARALLEL, (contenders) => parallel(contenders, address, size.parallel.cyclesPerTask, size.parallel.blocks));
+  await handoffScenarios();
+  await scenario(READ_WRITE, (contender) => readWrite(contender, address, size.readWrite));
+  const servers = await startServers(5);
+  try {
+    const addresses = servers.nodes.map(({ host, port }) => ({ host, port }));
+    await scenario(REDLOCK, (contender) => redlock(contender, addresses, size.redlock.cycles, size.redlock.blocks));
+  } finally {
+    await servers.stop();
+  }
+  await scenario(watchdogSpec(size.watchdog), (contender) => watchdog(contender, address, size.watchdog));
+  const memoryReport = await scenario(memorySpec(size.memory), (contender) => memory(contender, address, size.memory), CONTENDERS.filter(isDeadbolt));
+  for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
+    memoryReport.absent.push({ contender: peer.id, reason: 'not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt\'s two adapters only' });
   }
 } finally {
   await server.stop();
 }
 
+for (const report of results.scenarios) compareWithDeadbolt(report, CONTENDERS);
+results.targets = checkTargets(results, { ownCostUs: await deadboltOwnCostUs(size.ownCostCycles) });
+results.durationSeconds = (performance.now() - started) / 1000;
 const markdown = renderMarkdown(results);
 console.log(`\n${markdown}`);
 if (!smoke) {
@@ -65,4 +92,30 @@ if (!smoke) {
   await mkdir(dir, { recursive: true });
   await writeFile(new URL('latest.json', dir), `${JSON.stringify(results, null, 2)}\n`);
   await writeFile(new URL('latest.md', dir), markdown);
+}
+
+/**
+ * Scenarios 3 and 4: every contender's plain lock and the fair locks, with 8 and 128 waiters, on
+ * 4 worker processes; then the tables derived from them.
+ */
+async function handoffScenarios(): Promise<void> {
+  let pool = await WorkerPool.start(4);
+  try {
+    const run = (kind: HandoffKind, waiters: number) =>
+      scenario(handoffSpec(kind, waiters, size.handoff), async (contender) => {
+        try {
+          return await handoff(pool, contender, address, { kind, tasks: waiters / pool.size, ...size.handoff });
+        } catch (error) {
+          // A run that broke may have left a worker mid-job: start afresh for the next one.
+          await pool.close();
+          pool = await WorkerPool.start(4);
+          throw error;
+        }
+      });
+    // One after the other, in this order.
+    const handoffs: HandoffReports = { plain8: await run('plain', 8), plain128: await run('plain', 128), fair8: await run('fair', 8), fair128: await run('fair', 128) };
+    results.scenarios.push(costByWaiters(handoffs, CONTENDERS), fairVersusPlain(handoffs, CONTENDERS));
+  } finally {
+    await pool.close();
+  }
 }

@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('multilock');
+export default packageProject('multilock', { redis: true });

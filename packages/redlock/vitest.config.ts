@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('redlock');
+export default packageProject('redlock', { redis: true });

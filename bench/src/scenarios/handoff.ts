@@ -1,68 +1,182 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { lockChannelName } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
-import { allCommandsServed, roundTripsServed, subscriptions } from '../commandStats.js';
-import { percentile, round, sharedNow } from '../stats.js';
-import { scriptRoundTrip } from './floor.js';
+import { counterDelta, serverCounters, subscriptions } from '../commandStats.js';
+import type { Contender } from '../contenders/Contender.js';
+import { connect, disconnect, trivialScript, type Address, type Connection } from '../drivers.js';
+import { sleep } from '../measure.js';
+import type { ScenarioSpec } from '../report.js';
+import { percentile, sharedNow } from '../stats.js';
+import type { HandoffKind, Hold } from '../workers/jobs.js';
+import type { WorkerPool } from '../workers/WorkerPool.js';
 
-const require = createRequire(import.meta.url);
-const worker = fileURLToPath(new URL('../handoffWorker.ts', import.meta.url));
+/** The shape of one handoff run. */
+export interface HandoffOptions {
+  readonly kind: HandoffKind;
+  /** Tasks per worker process; waiters = tasks × processes. */
+  readonly tasks: number;
+  readonly acquisitionsPerProcess: number;
+  /** The run stops taking new acquisitions after this long. */
+  readonly maxMs: number;
+  /** How long after that the run waits for the acquisitions in flight. */
+  readonly drainMs: number;
+  /** Round trips of the idle floor, measured just before the run. */
+  readonly idleFloorSamples: number;
+  /**
+   * The lease of locks kept alive by a watchdog (Deadbolt, node-redisson): a waiter that misses
+   * its wake-up waits at most this long for the holder's TTL.
+   */
+  readonly leaseMs: number;
+}
 
-/** The lock kinds the handoff scenario runs: core's `Lock` and `@deadbolt/fair-lock`'s `FairLock`. */
-export type HandoffKind = 'Lock' | 'FairLock';
+const FLOOR =
+  'one sequential EVALSHA round trip of a trivial script on the same driver, p50: measured idle just before the run, and under load by a probe running beside the contending processes (one call per millisecond).';
 
-/** One acquisition in a worker, on the machine's shared clock: asked, acquired, release sent. */
-export type Hold = [asked: number, acquired: number, released: number];
+/** Scenario 3 or 4's table, for one number of waiters. */
+export function handoffSpec(kind: HandoffKind, waiters: number, { leaseMs, drainMs }: { leaseMs: number; drainMs: number }): ScenarioSpec {
+  const fair = kind === 'fair';
+  return {
+    id: `${fair ? 'fair-' : ''}handoff-${waiters}`,
+    title: `${fair ? '4. Fair lock' : '3. Contended handoff'}: ${waiters} waiters`,
+    measures: `4 processes × ${waiters / 4} tasks take one ${fair ? 'fair ' : ''}lock in turn with a near-zero hold. Handoff latency: from one holder sending its release to the next acquisition, whoever makes it; "to another process" is the share of acquisitions that moved the lock to another process than the one that just released it, and their latency alone: the handoff a distributed lock is for. Wait: from asking to holding, per acquisition. Still waiting at end: tasks whose acquisition had not returned ${drainMs / 1000} s after the run stopped asking (the run does not wait longer). Commands per acquisition: every command Redis ran (from INFO commandstats, script-run ones included); round trips: commands the clients sent. Out-of-order grants: acquisitions that overtook an earlier request of the same process. Locks kept alive by a watchdog get a ${leaseMs / 1000} s lease, so a waiter that misses its wake-up waits at most that long.`,
+    floor: FLOOR,
+    columns: [
+      { key: 'acquisitionsPerSecond', label: 'acquisitions/s' },
+      { key: 'handoffP50Ms', label: 'handoff p50 ms' },
+      { key: 'handoffP99Ms', label: 'handoff p99 ms' },
+      { key: 'toAnotherProcessPercent', label: 'to another process %' },
+      { key: 'toAnotherProcessP50Ms', label: 'to another process p50 ms' },
+      { key: 'toAnotherProcessP99Ms', label: 'to another process p99 ms' },
+      { key: 'waitP50Ms', label: 'wait p50 ms' },
+      { key: 'waitP99Ms', label: 'wait p99 ms' },
+      { key: 'floorIdleMs', label: 'floor idle ms' },
+      { key: 'floorLoadedMs', label: 'floor loaded ms' },
+      { key: 'handoffP50InIdleFloors', label: 'p50 / idle floor' },
+      { key: 'handoffP50InLoadedFloors', label: 'p50 / loaded floor' },
+      { key: 'commandsPerAcquisition', label: 'commands/acquisition' },
+      { key: 'roundTripsPerAcquisition', label: 'round trips/acquisition' },
+      { key: 'outOfOrderGrants', label: 'out-of-order grants' },
+      { key: 'overlappingGrants', label: 'overlapping grants' },
+      { key: 'waitingAtEnd', label: 'still waiting at end' },
+    ],
+    headline: { key: 'toAnotherProcessP50Ms', better: 'lower' },
+    notes: [
+      'With a near-zero hold, a lock that lets the releasing process take it again at once (the polling peers; Deadbolt\'s non-fair lock too, less often) mostly measures its own uncontended re-acquisition as "handoff", with a low "to another process %" while the other processes keep waiting (the wait p99). Deadbolt is compared on the handoff to another process.',
+      'Overlapping grants (a grant before the previous holder started to release) must be 0: the check that every contender excluded.',
+    ],
+    ...(fair ? { feature: 'fair' as const } : {}),
+  };
+}
 
 /**
- * Scenario 3: `processes` processes x `tasks` tasks contend for one lock of `kind` with a
- * near-zero hold. Handoff latency is the time from one holder sending its release to the next
- * holder having the lock, across processes; compared with one script round trip measured in the
- * same run. Out-of-order grants count acquisitions that overtook an earlier request of their own
- * process (where the order of arrival is exact: one connection).
+ * One handoff run of `contender` with one worker process per pool worker. The workers connect
+ * and warm up first; the server's counters are read once they are ready and again when they
+ * are done, so only the contention is counted.
  */
-export async function handoff(
-  spec: ConnectionSpec,
-  options: { kind: HandoffKind; processes: number; tasks: number; acquisitionsPerProcess: number },
+export async function handoff(pool: WorkerPool, contender: Contender, address: Address, options: HandoffOptions) {
+  const lockName = `bench:handoff:${contender.id}:${options.kind}:${options.tasks}`;
+  const workers = Array.from({ length: pool.size }, (_, index) => index);
+  const probe = await connect(contender.driver, address);
+  try {
+    const idle = await roundTrips(probe, options.idleFloorSamples, 0);
+    await Promise.all(workers.map((index) => pool.run(index, 'handoffPrepare', { contender: contender.id, address, kind: options.kind, lockName, leaseMs: options.leaseMs })));
+    const before = await serverCounters(address);
+    const startAt = sharedNow() + 100;
+    const stopAt = startAt + options.maxMs;
+    const run = Promise.all(
+      workers.map((index) =>
+        pool.run(
+          index,
+          'handoffRun',
+          { tasks: options.tasks, acquisitions: options.acquisitionsPerProcess, startAt, stopAt, drainMs: options.drainMs },
+          options.maxMs + options.drainMs + 30_000,
+        ),
+      ),
+    );
+    const watching = watch(run, address, probe, startAt);
+    const perProcess = await run;
+    const { loaded, peakSubscriptions } = await watching;
+    const server = counterDelta(before, await serverCounters(address));
+    return handoffFigures(perProcess, { idle, loaded }, server.commands - loaded.length, server.subscriptionCommands, peakSubscriptions);
+  } finally {
+    await disconnect(probe);
+  }
+}
+
+/**
+ * The figures of one run, from each worker's holds and command count, the floors, the commands
+ * Redis ran for the run (the probe's taken out) and the subscription commands among them.
+ */
+function handoffFigures(
+  perProcess: readonly { readonly holds: readonly Hold[]; readonly commandsSent: number; readonly waitingAtEnd: number }[],
+  floors: { readonly idle: readonly number[]; readonly loaded: readonly number[] },
+  commands: number,
+  subscriptionCommands: number,
+  peakSubscriptions: number,
 ) {
-  const lockName = `bench:handoff:${options.kind}:${options.tasks}`;
-  const address = spec.nodes[0]!;
-  const floor = await measureFloor(spec);
-  const tripsBefore = await roundTripsServed(address);
-  const commandsBefore = await allCommandsServed(address);
-  const startAt = sharedNow() + 1_500;
-  let mostSubscriptions = 0;
-  // The lock's channel, and for the fair lock every waiter's own channel behind it.
-  const sampling = setInterval(() => {
-    void subscriptions(address, lockChannelName(lockName)).then((n) => (mostSubscriptions = Math.max(mostSubscriptions, n)));
-  }, 50);
-  const perProcess = await Promise.all(
-    Array.from({ length: options.processes }, () =>
-      runWorker({ spec, kind: options.kind, lockName, tasks: options.tasks, acquisitions: options.acquisitionsPerProcess, startAt }),
-    ),
-  ).finally(() => clearInterval(sampling));
-  const trips = (await roundTripsServed(address)) - tripsBefore;
-  const commands = (await allCommandsServed(address)) - commandsBefore;
-  const holds = perProcess.flat().sort((a, b) => a[1] - b[1]);
+  // Every hold with the worker process that made it, in the order the lock was granted.
+  const holds = perProcess.flatMap((result, worker) => result.holds.map((hold) => ({ hold, worker }))).sort((a, b) => a.hold[1] - b.hold[1]);
   const gaps: number[] = [];
-  for (let i = 1; i < holds.length; i++) gaps.push(holds[i]![1] - holds[i - 1]![2]);
-  const elapsed = holds.at(-1)![2] - holds[0]![1];
+  const toAnotherProcess: number[] = [];
+  for (let i = 1; i < holds.length; i++) {
+    const gap = holds[i]!.hold[1] - holds[i - 1]!.hold[2];
+    gaps.push(gap);
+    if (holds[i]!.worker !== holds[i - 1]!.worker) toAnotherProcess.push(gap);
+  }
+  const waits = holds.map(({ hold: [asked, acquired] }) => acquired - asked);
+  const acquisitions = holds.length;
   const p50 = percentile(gaps, 50);
+  const sum = (pick: (result: (typeof perProcess)[number]) => number) => perProcess.reduce((total, result) => total + pick(result), 0);
   return {
-    waiters: options.processes * options.tasks,
-    acquisitions: holds.length,
-    acquisitionsPerSecond: round((holds.length / elapsed) * 1000),
-    handoffP50Ms: round(p50),
-    handoffP99Ms: round(percentile(gaps, 99)),
-    floorRoundTripMs: round(floor.p50),
-    handoffP50InRoundTrips: round(p50 / floor.p50),
-    roundTripsPerAcquisition: round(trips / holds.length),
-    commandsPerAcquisition: round(commands / holds.length),
-    outOfOrderGrants: perProcess.reduce((sum, own) => sum + overtakes(own), 0),
-    mostSubscriptionsPerProcess: round(mostSubscriptions / options.processes),
+    acquisitions,
+    acquisitionsPerSecond: (acquisitions / (holds.at(-1)!.hold[2] - holds[0]!.hold[1])) * 1000,
+    handoffP50Ms: p50,
+    handoffP99Ms: percentile(gaps, 99),
+    toAnotherProcessPercent: (toAnotherProcess.length / gaps.length) * 100,
+    toAnotherProcessP50Ms: percentile(toAnotherProcess, 50),
+    toAnotherProcessP99Ms: percentile(toAnotherProcess, 99),
+    // A grant before the previous holder even started to release: the lock failed to exclude.
+    overlappingGrants: gaps.filter((gap) => gap < 0).length,
+    waitP50Ms: percentile(waits, 50),
+    waitP99Ms: percentile(waits, 99),
+    floorIdleMs: percentile(floors.idle, 50),
+    floorLoadedMs: percentile(floors.loaded, 50),
+    handoffP50InIdleFloors: p50 / percentile(floors.idle, 50),
+    handoffP50InLoadedFloors: p50 / percentile(floors.loaded, 50),
+    commandsPerAcquisition: commands / acquisitions,
+    roundTripsPerAcquisition: (sum((result) => result.commandsSent) + subscriptionCommands) / acquisitions,
+    outOfOrderGrants: sum((result) => overtakes(result.holds)),
+    waitingAtEnd: sum((result) => result.waitingAtEnd),
+    peakSubscriptionsPerProcess: peakSubscriptions / perProcess.length,
   };
+}
+
+/** While `run` lasts: the floor under load, one round trip per millisecond, and the peak subscription count. */
+async function watch(run: Promise<unknown>, address: Address, probe: Connection, startAt: number) {
+  let running = true;
+  const finished = run.finally(() => (running = false));
+  finished.catch(() => undefined);
+  await sleep(startAt - sharedNow());
+  let peakSubscriptions = 0;
+  const sampling = (async () => {
+    while (running) {
+      peakSubscriptions = Math.max(peakSubscriptions, await subscriptions(address));
+      await sleep(50);
+    }
+  })();
+  const loaded: number[] = [];
+  while (running) loaded.push(...(await roundTrips(probe, 1, 1)));
+  await sampling;
+  return { loaded, peakSubscriptions };
+}
+
+/** `count` sequential round trips of the trivial script, `pauseMs` apart: their latencies in ms. */
+async function roundTrips(connection: Connection, count: number, pauseMs: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const sent = performance.now();
+    await trivialScript(connection);
+    latencies.push(performance.now() - sent);
+    if (pauseMs > 0) await sleep(pauseMs);
+  }
+  return latencies;
 }
 
 /** How many of one process's acquisitions were granted while a request it made earlier still waited. */
@@ -76,26 +190,4 @@ function overtakes(holds: readonly Hold[]): number {
     earliestLaterAsk = Math.min(earliestLaterAsk, asked);
   }
   return count;
-}
-
-async function measureFloor(spec: ConnectionSpec) {
-  const { executor, close } = await connectExecutor(spec);
-  try {
-    return await scriptRoundTrip(executor, 2_000);
-  } finally {
-    await close();
-  }
-}
-
-function runWorker(job: object): Promise<Hold[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', require.resolve('tsx'), worker], {
-      env: { ...process.env, DEADBOLT_BENCH_JOB: JSON.stringify(job) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Hold[]) : reject(new Error(`worker exited with ${code}`))));
-  });
 }

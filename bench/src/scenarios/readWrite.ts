@@ -1,7 +1,11 @@
-import { LockClient, type LockBase } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
+import type { LockBase, LockClient } from '@deadbolt/core';
 import { ReadWriteLock } from '@deadbolt/rwlock';
-import { percentile, round } from '../stats.js';
+import { connectDeadbolt } from '../contenders/deadbolt.js';
+import type { Contender, Mutex } from '../contenders/Contender.js';
+import type { Address } from '../drivers.js';
+import { floorMutex, inTasks, sleep } from '../measure.js';
+import type { ScenarioSpec } from '../report.js';
+import { percentile } from '../stats.js';
 
 // The steady read load a writer waits under: each reader reads for READ_MS, pauses for PAUSE_MS.
 const LOAD_READERS = 8;
@@ -11,10 +15,34 @@ const PAUSE_MS = 15;
 const WRITER_EVERY_MS = 50;
 const WRITER_WAIT_MS = 2_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Scenario 5's table. */
+export const READ_WRITE: ScenarioSpec = {
+  id: 'read-write',
+  title: '5. Read-write lock',
+  measures:
+    'read lock acquire + release cycles per second for 1 and for 64 concurrent readers (and the write lock with the same 64 tasks, which must take turns); a writer\'s wait for the write lock, idle and under a steady load of 8 readers that each read 5 ms and pause 15 ms.',
+  floor:
+    'two trivial EVALSHA round trips per cycle on the reader\'s client, by 1 task and by 64 concurrent tasks (as scenarios 1 and 2); the writer\'s wait is compared with its own idle wait.',
+  columns: [
+    { key: 'readsPerSecond1', label: 'reads/s ×1' },
+    { key: 'readsPerSecond64', label: 'reads/s ×64' },
+    { key: 'readsRatioToFloor1', label: 'ratio to floor ×1' },
+    { key: 'readsRatioToFloor64', label: 'ratio to floor ×64' },
+    { key: 'readScaling64To1', label: 'scaling ×64 ÷ ×1' },
+    { key: 'exclusivePerSecond64', label: 'writes/s ×64' },
+    { key: 'writerWaitIdleP50Ms', label: 'writer wait idle p50 ms' },
+    { key: 'writerWaitLoadedP50Ms', label: 'writer wait loaded p50 ms' },
+    { key: 'writerWaitLoadedP99Ms', label: 'loaded p99 ms' },
+    { key: 'writerWaitLoadedMaxMs', label: 'loaded max ms' },
+    { key: 'writerTimeouts', label: 'writer timeouts' },
+    { key: 'writerAttempts', label: 'writer attempts' },
+    { key: 'readsPerSecondUnderLoad', label: 'reads/s under load' },
+  ],
+  feature: 'readWrite',
+};
 
 /**
- * Scenario 4: the read-write lock, on one client per side.
+ * Scenario 5: Deadbolt's read-write lock, on one client per side.
  * - Read throughput: read lock acquire + release cycles per second (nothing done inside), one
  *   reader at a time against 64 concurrent readers; the write lock with 64 concurrent tasks
  *   shows what the same tasks do when they must take turns.
@@ -22,16 +50,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *   under a steady load of 8 readers that each read 5 ms and pause 15 ms. Readers are let in
  *   while a writer waits (Redisson's rule), so the writer gets in at a moment when no one reads.
  */
-export async function readWrite(spec: ConnectionSpec, smoke: boolean) {
-  const size = smoke ? { cycles: 256, loadMs: 1_000 } : { cycles: 6_400, loadMs: 10_000 };
-  const connections = await Promise.all([connectExecutor(spec), connectExecutor(spec)]);
-  const [readerClient, writerClient] = connections.map(({ executor }) => new LockClient(executor)) as [LockClient, LockClient];
+export async function readWrite(contender: Contender, address: Address, size: { cycles: number; loadMs: number }) {
+  const sessions = await Promise.all([connectDeadbolt(contender.driver, address), connectDeadbolt(contender.driver, address)]);
+  const [readerClient, writerClient] = sessions.map((session) => session.client) as [LockClient, LockClient];
   try {
     const reads = new ReadWriteLock(readerClient, 'bench:rwlock').readLock();
     const write = new ReadWriteLock(writerClient, 'bench:rwlock').writeLock();
     await cyclesPerSecond(reads, 64, 640);
     const serial = await cyclesPerSecond(reads, 1, size.cycles / 4);
     const concurrent = await cyclesPerSecond(reads, 64, size.cycles);
+    const floor = floorMutex(sessions[0].connection);
+    const floor1 = await cyclesPerSecond(floor, 1, size.cycles / 4);
+    const floor64 = await cyclesPerSecond(floor, 64, size.cycles);
     const exclusive = await cyclesPerSecond(new ReadWriteLock(readerClient, 'bench:rwlock:exclusive').writeLock(), 64, size.cycles / 4);
     const idle = await writerWaits(write, size.loadMs / 10);
     let loadReads = 0;
@@ -52,33 +82,30 @@ export async function readWrite(spec: ConnectionSpec, smoke: boolean) {
     reading = false;
     await Promise.all(load);
     return {
-      readsPerSecond1: round(serial),
-      readsPerSecond64: round(concurrent),
-      readScaling64To1: round(concurrent / serial),
-      exclusivePerSecond64: round(exclusive),
-      writerWaitIdleP50Ms: round(percentile(idle.waits, 50)),
-      writerWaitLoadedP50Ms: round(percentile(loaded.waits, 50)),
-      writerWaitLoadedP99Ms: round(percentile(loaded.waits, 99)),
-      writerWaitLoadedMaxMs: round(Math.max(...loaded.waits)),
+      readsPerSecond1: serial,
+      readsPerSecond64: concurrent,
+      readsRatioToFloor1: serial / floor1,
+      readsRatioToFloor64: concurrent / floor64,
+      readScaling64To1: concurrent / serial,
+      exclusivePerSecond64: exclusive,
+      writerWaitIdleP50Ms: percentile(idle.waits, 50),
+      writerWaitLoadedP50Ms: percentile(loaded.waits, 50),
+      writerWaitLoadedP99Ms: percentile(loaded.waits, 99),
+      writerWaitLoadedMaxMs: Math.max(...loaded.waits),
       writerTimeouts: loaded.timeouts,
       writerAttempts: loaded.waits.length + loaded.timeouts,
-      readsPerSecondUnderLoad: round((loadReads / loadElapsed) * 1000),
+      readsPerSecondUnderLoad: (loadReads / loadElapsed) * 1000,
     };
   } finally {
-    await Promise.all([readerClient.close(), writerClient.close()]);
-    await Promise.all(connections.map(({ close }) => close()));
+    await Promise.all(sessions.map((session) => session.close()));
   }
 }
 
 /** Acquire + release cycles per second of `tasks` concurrent tasks sharing `lock`. */
-async function cyclesPerSecond(lock: LockBase, tasks: number, cycles: number): Promise<number> {
+async function cyclesPerSecond(lock: Mutex, tasks: number, cycles: number): Promise<number> {
   const perTask = Math.ceil(cycles / tasks);
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: tasks }, async () => {
-      for (let i = 0; i < perTask; i++) await (await lock.acquire()).release();
-    }),
-  );
+  await inTasks(tasks, perTask, async () => (await lock.acquire()).release());
   return ((perTask * tasks) / (performance.now() - started)) * 1000;
 }
 

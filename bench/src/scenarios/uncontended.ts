@@ -1,33 +1,26 @@
-import { LockClient } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '@deadbolt/conformance/connect';
-import { roundTripsServed } from '../commandStats.js';
-import { round } from '../stats.js';
-import { scriptRoundTrip } from './floor.js';
+import type { Contender } from '../contenders/Contender.js';
+import type { Address } from '../drivers.js';
+import { inTasks } from '../measure.js';
+import type { ScenarioSpec } from '../report.js';
+import { throughput, throughputColumns, type Outcome } from './throughput.js';
 
-/** Scenario 1: uncontended lock + unlock, sequential, one client, against two trivial EVALSHA round trips. */
-export async function uncontended(spec: ConnectionSpec, cycles: number) {
-  const { executor, close } = await connectExecutor(spec);
-  const client = new LockClient(executor);
-  try {
-    const lock = client.lock('bench:uncontended');
-    for (let i = 0; i < Math.min(500, cycles); i++) await (await lock.acquire()).release();
-    const floor = await scriptRoundTrip(executor, cycles * 2);
-    const address = spec.nodes[0]!;
-    const tripsBefore = await roundTripsServed(address);
-    const started = performance.now();
-    for (let i = 0; i < cycles; i++) await (await lock.acquire()).release();
-    const elapsed = performance.now() - started;
-    const trips = (await roundTripsServed(address)) - tripsBefore;
-    const cyclesPerSecond = (cycles / elapsed) * 1000;
-    const floorCyclesPerSecond = floor.perSecond / 2;
-    return {
-      cyclesPerSecond: round(cyclesPerSecond),
-      floorCyclesPerSecond: round(floorCyclesPerSecond),
-      ratioToFloor: round(cyclesPerSecond / floorCyclesPerSecond),
-      roundTripsPerCycle: round(trips / cycles),
-    };
-  } finally {
-    await client.close();
-    await close();
-  }
+/** Scenario 1's table. */
+export const UNCONTENDED: ScenarioSpec = {
+  id: 'uncontended',
+  title: '1. Uncontended lock + unlock',
+  measures:
+    'acquire + release cycles per second, sequential, one client, one key nobody else wants; the CPU time per cycle of this process (client) and of redis-server (server).',
+  floor:
+    'two EVALSHA round trips of a trivial script (`return 1`) on the same client, measured in blocks interleaved with the lock\'s blocks, and every contender\'s blocks taking turns, so that all see the same machine.',
+  columns: throughputColumns('cycle'),
+  headline: { key: 'cyclesPerSecond', better: 'higher' },
+};
+
+/** Scenario 1 for every contender together: `cycles` lock cycles each, in `blocks` blocks. */
+export function uncontended(contenders: readonly Contender[], address: Address, cycles: number, blocks: number): Promise<Map<string, Outcome>> {
+  const cyclesPerBlock = Math.ceil(cycles / blocks);
+  const locks = (contender: Contender) => [`bench:uncontended:${contender.id}`];
+  return throughput(contenders, address, { blocks, cyclesPerBlock, locks }, ([lock]) =>
+    inTasks(1, cyclesPerBlock, async () => (await lock!.acquire()).release()),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Cluster } from 'ioredis';
-import { hashSlot } from '@deadbolt/core';
 import { IoredisLink } from './IoredisLink.js';
+import { refreshSlots, slotOwner } from './clusterSlots.js';
 import { subscriberOptions } from './subscriberOptions.js';
 import type { Topology } from '@deadbolt/core';
 
@@ -10,19 +10,9 @@ import type { Topology } from '@deadbolt/core';
  * reconnect nor when their channels are back, which the executor contract needs.
  */
 export function clusterTopology(cluster: Cluster, subscriberName: string): Topology {
-  const refresh = () => new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
   return {
     isCluster: true,
-    async nodeFor(channel) {
-      const slot = hashSlot(channel);
-      let owner = cluster.slots[slot]?.[0];
-      if (owner === undefined) {
-        await refresh();
-        owner = cluster.slots[slot]?.[0];
-      }
-      if (owner === undefined) throw new Error(`No cluster node serves the slot of channel ${channel}; is the cluster client connected?`);
-      return owner;
-    },
+    nodeFor: (channel) => slotOwner(cluster, channel),
     async open(address, events) {
       // Any node's connection carries the user's credentials, TLS and protocol; only the address differs.
       const template = cluster.nodes('all')[0];
@@ -32,7 +22,7 @@ export function clusterTopology(cluster: Cluster, subscriberName: string): Topol
       const port = Number(address.slice(separator + 1));
       return new IoredisLink(template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }), events);
     },
-    refresh,
+    refresh: () => refreshSlots(cluster),
     watch(onChange) {
       cluster.on('refresh', onChange);
       return () => cluster.off('refresh', onChange);

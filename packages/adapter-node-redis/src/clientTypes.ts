@@ -38,6 +38,8 @@ export interface NodeRedisClient {
   evalSha(sha1: string, options: NodeRedisScriptOptions): Promise<unknown>;
   /** `EVAL`. */
   eval(script: string, options: NodeRedisScriptOptions): Promise<unknown>;
+  /** Any command, the name first, every argument a string. */
+  sendCommand(args: readonly string[]): Promise<unknown>;
   /** A new, unconnected client with the same options but these. */
   duplicate(overrides: { name: string; disableOfflineQueue: boolean }): NodeRedisSubscriberClient;
 }

@@ -1,5 +1,5 @@
 import type { NodeRedisCluster } from './clientTypes.js';
-import { hashSlot } from '@deadbolt/core';
+import { slotMaster } from './clusterSlots.js';
 import { NodeRedisLink } from './NodeRedisLink.js';
 import { subscriberOptions } from './subscriberOptions.js';
 import type { Topology } from '@deadbolt/core';
@@ -10,11 +10,10 @@ import type { Topology } from '@deadbolt/core';
  * apart from the cluster's other connections in its events, so a recovery could not be reported.
  */
 export function clusterTopology(cluster: NodeRedisCluster, subscriberName: string): Topology {
-  const masterFor = (channel: string) => cluster.slots[hashSlot(channel)]?.master;
   return {
     isCluster: true,
     nodeFor(channel) {
-      const master = masterFor(channel);
+      const master = slotMaster(cluster, channel);
       if (master === undefined) {
         return Promise.reject(new Error(`No cluster node serves the slot of channel ${channel}; is the cluster client connected?`));
       }

@@ -1,18 +1,22 @@
 import { LockClient, type LockClientOptions } from '@deadbolt/core';
 import { afterAll, afterEach, beforeAll, it } from 'vitest';
-import { startBackend, type AdapterName, type Backend, type TopologyName } from './backends.js';
+import { startBackend, type AdapterName, type Backend, type BackendOptions, type TopologyName } from './backends.js';
 import type { ConformantLock, LockKind } from './LockKind.js';
 
-/** What every conformance test gets: the running backend, fresh clients and unique lock names. */
-export interface SuiteContext {
-  readonly kind: LockKind;
+/** What a test on a running backend gets: the backend, fresh clients and unique lock names. */
+export interface BackendContext {
   backend(): Backend;
   /** A new lock client on its own executor; closed after the test. */
   client(options?: LockClientOptions): Promise<LockClient>;
-  /** A lock of the kind under test on `client`, with a name unique to this test. */
-  lock(client: LockClient, label?: string): ConformantLock;
   /** A lock name unique to this run. */
   uniqueName(label?: string): string;
+}
+
+/** What every conformance test gets: a {@link BackendContext} and the lock kind under test. */
+export interface SuiteContext extends BackendContext {
+  readonly kind: LockKind;
+  /** A lock of the kind under test on `client`, with a name unique to this test. */
+  lock(client: LockClient, label?: string): ConformantLock;
 }
 
 let counter = 0;
@@ -22,16 +26,11 @@ let counter = 0;
  * test, so no test leaves a subscription or a watchdog timer behind for the next. `dedicated`
  * starts servers of its own even when REDIS_URL names one, for tests that inject faults.
  */
-export function useSuiteContext(
-  kind: LockKind,
-  adapter: AdapterName,
-  topology: TopologyName,
-  options: { dedicated?: boolean } = {},
-): SuiteContext {
+export function useBackendContext(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): BackendContext {
   let backend: Backend | undefined;
   const open: LockClient[] = [];
   beforeAll(async () => {
-    backend = await startBackend(adapter, topology, { dedicated: options.dedicated ?? false });
+    backend = await startBackend(adapter, topology, options);
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((client) => client.close()));
@@ -39,8 +38,7 @@ export function useSuiteContext(
   afterAll(async () => {
     await backend?.close();
   });
-  const context: SuiteContext = {
-    kind,
+  const context: BackendContext = {
     backend() {
       if (!backend) throw new Error('backend not started');
       return backend;
@@ -54,11 +52,19 @@ export function useSuiteContext(
     uniqueName(label = 'lock') {
       return `conformance:${label}:${process.pid}:${++counter}`;
     },
-    lock(client, label) {
-      return kind.create(client, context.uniqueName(label));
-    },
   };
   return context;
+}
+
+/** A {@link BackendContext} for the conformance suite of one lock kind. */
+export function useSuiteContext(
+  kind: LockKind,
+  adapter: AdapterName,
+  topology: TopologyName,
+  options: { dedicated?: boolean } = {},
+): SuiteContext {
+  const context = useBackendContext(adapter, topology, { dedicated: options.dedicated ?? false });
+  return { ...context, kind, lock: (client, label) => kind.create(client, context.uniqueName(label)) };
 }
 
 /**

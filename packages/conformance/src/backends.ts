@@ -3,7 +3,7 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import type { Executor } from '@deadbolt/core';
-import { sendCommand, startCluster, startStandalone, useStandalone, type ClusterHandle, type RedisNode, type StandaloneTarget } from '@deadbolt/test-harness';
+import { sendCommand, startCluster, startReplicated, startStandalone, useStandalone, type ClusterHandle, type RedisNode, type StandaloneTarget } from '@deadbolt/test-harness';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster } from 'redis';
@@ -54,7 +54,10 @@ export interface ConnectOptions {
 
 /** Options of {@link startBackend}. */
 export interface BackendOptions {
-  /** Replicas per cluster master (0 by default); `cluster.failover()` needs 1. */
+  /**
+   * Replicas per master (0 by default); `cluster.failover()` needs 1. A standalone backend with
+   * a replica is a master and a replica of its own (`serverArgs` and `dedicated` do not apply).
+   */
   readonly replicas?: 0 | 1;
   /**
    * Servers of the backend's own even when REDIS_URL is set, for tests that kill, restart or
@@ -63,6 +66,11 @@ export interface BackendOptions {
   readonly dedicated?: boolean;
   /** The driver major of the backend's clients ({@link DEFAULT_MAJOR} by default). */
   readonly major?: DriverMajor;
+  /**
+   * More redis-server arguments for every server the backend starts itself, e.g. persistence for
+   * a restart that keeps the data. Ignored for a REDIS_URL server (see `dedicated`).
+   */
+  readonly serverArgs?: readonly string[];
 }
 
 /** An executor over a driver client made for it. */
@@ -80,8 +88,8 @@ export interface Backend {
   readonly name: string;
   readonly spec: ConnectionSpec;
   /**
-   * The servers the harness started, for fault injection: the standalone server, or every
-   * cluster node. Empty when the standalone server came from REDIS_URL (see
+   * The servers the harness started, for fault injection: the standalone server (then its
+   * replica, if any), or every cluster node. Empty when the standalone server came from REDIS_URL (see
    * {@link BackendOptions.dedicated}).
    */
   readonly nodes: readonly RedisNode[];
@@ -153,12 +161,17 @@ export function respVersions(adapter: AdapterName, major: DriverMajor = DEFAULT_
  */
 export async function startBackend(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): Promise<Backend> {
   const driver = { adapter, topology, ...(options.major === undefined ? {} : { major: options.major }) };
+  if (topology === 'standalone' && options.replicas) {
+    const { master, nodes, stop } = await startReplicated();
+    return new HarnessBackend({ ...driver, nodes: [{ host: master.host, port: master.port }] }, nodes, undefined, stop);
+  }
   if (topology === 'standalone') {
-    const target: StandaloneTarget = options.dedicated ? ownTarget(await startStandalone()) : await useStandalone();
+    const args = options.serverArgs ?? [];
+    const target: StandaloneTarget = options.dedicated ? ownTarget(await startStandalone({ args })) : await useStandalone();
     const address = { host: target.host, port: target.port };
     return new HarnessBackend({ ...driver, nodes: [address] }, target.node ? [target.node] : [], undefined, () => target.stop());
   }
-  const cluster = await startCluster({ replicas: options.replicas ?? 0 });
+  const cluster = await startCluster({ replicas: options.replicas ?? 0, ...(options.serverArgs ? { args: options.serverArgs } : {}) });
   return new HarnessBackend({ ...driver, nodes: cluster.startupNodes }, cluster.nodes, cluster, () => cluster.stop());
 }
 

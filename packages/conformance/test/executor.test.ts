@@ -79,6 +79,30 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
       }
     });
 
+    it("sends a plain command alone, on the very connection that runs its key's scripts", async () => {
+      const { executor } = await connect();
+      // Every server's WAIT count, and the last command of one connection, as the servers see them.
+      const servers = (key: string) => (backend.cluster ? backend.cluster.masters.map((node) => node.command('INFO', 'commandstats')) : [backend.command(['INFO', 'commandstats'], key)]);
+      const waitCalls = async (key: string) => {
+        const stats = (await Promise.all(servers(key))).join('\n');
+        return [...stats.matchAll(/cmdstat_wait:calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0);
+      };
+      const lastCommand = async (key: string, id: unknown) =>
+        /\bcmd=(\S+)/.exec(String(await backend.command(['CLIENT', 'LIST', 'ID', String(id)], key)))?.[1];
+      for (const key of Array.from({ length: 6 }, (_, i) => unique(`command-${i}`))) {
+        const id = await executor.command(key, ['CLIENT', 'ID']);
+        expect(typeof id).toBe('number');
+        await executor.eval("return redis.call('set', KEYS[1], ARGV[1])", [key], ['value']);
+        expect(await lastCommand(key, id)).toBe('eval');
+        // A keyless command goes to that connection only (node-redis would send WAIT to every shard).
+        const waitsBefore = await waitCalls(key);
+        expect(await executor.command(key, ['WAIT', 0, 0])).toBe(0);
+        expect(await lastCommand(key, id)).toBe('wait');
+        expect(await waitCalls(key)).toBe(waitsBefore + 1);
+        expect(await executor.command(key, ['GET', key])).toBe('value');
+      }
+    });
+
     it.each([
       { kind: 'classic', sharded: false },
       { kind: 'sharded', sharded: true },

@@ -1,4 +1,4 @@
-export type { Executor, ExecutorListener, ScriptArgument } from './executor/Executor.js';
+export type { CommandArguments, Executor, ExecutorListener, ScriptArgument } from './executor/Executor.js';
 export {
   ClientClosedError,
   InvalidArgumentError,
@@ -8,9 +8,12 @@ export {
   LockWaitTimeoutError,
   RedisUnavailableError,
 } from './errors/LockError.js';
+export { ReplicaSyncError, type SyncedOperation } from './errors/ReplicaSyncError.js';
 export { LockClient, type LockClientEvents, type LockLostEvent } from './client/LockClient.js';
 export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
-export { Lock, UNLOCK_MESSAGE } from './lock/Lock.js';
+export type { ReplicaSyncOptions, ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
+export { Lock } from './lock/Lock.js';
+export { ReentrantLockBase, UNLOCK_MESSAGE } from './lock/ReentrantLockBase.js';
 export { LockBase, type AttemptContext, type LockState } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
 export { HeldLock, type HoldDescription } from './lock/HeldLock.js';
@@ -18,15 +21,17 @@ export { HeldLock, type HoldDescription } from './lock/HeldLock.js';
 // Building blocks for lock kinds (fair lock, read-write lock, ...) in other packages.
 export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireOptions.js';
 export { waitToAcquire, type AcquireLoop } from './lock/waitToAcquire.js';
+export { releaseAfter } from './lock/releaseAfter.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
 export { lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
 export { hashSlot } from './keys/hashSlot.js';
-export { checkDuration, checkLockName, checkName, checkOptions, checkOwner, checkSignal } from './options/validate.js';
+export { checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
 export { defineScript, definedScripts, type Script } from './scripts/Script.js';
 export { coreLua, coreScripts } from './scripts/coreScripts.js';
 export type { ScriptRunner } from './scripts/ScriptRunner.js';
 export type { ChannelHub, ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { RenewalScheduler, Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
+export type { ReplicaSync } from './replication/ReplicaSync.js';
 
 // Building blocks for adapters.
 export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';

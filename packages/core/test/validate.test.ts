@@ -8,7 +8,7 @@ function untouchable(): Executor & { calls: number } {
     touched.calls++;
     throw new Error('reached Redis');
   };
-  const touched = { calls: 0, isCluster: false, evalsha: fail, eval: fail, subscribe: fail, unsubscribe: fail, listen() {}, close: async () => {} };
+  const touched = { calls: 0, isCluster: false, evalsha: fail, eval: fail, command: fail, subscribe: fail, unsubscribe: fail, listen() {}, close: async () => {} };
   return touched;
 }
 
@@ -61,8 +61,24 @@ describe('client options', () => {
     [{ clientId: '' }, 'options.clientId'],
     [{ clientId: 'a:b' }, 'options.clientId'],
     [{ watchdog: 1000 }, 'options.watchdog'],
+    [{ replicaSync: true }, 'options.replicaSync'],
+    [{ replicaSync: {} }, 'options.replicaSync.timeout'],
+    [{ replicaSync: { timeout: 0 } }, 'options.replicaSync.timeout'],
+    [{ replicaSync: { timeout: Infinity } }, 'options.replicaSync.timeout'],
+    [{ replicaSync: { timeout: 100, replicas: 0 } }, 'options.replicaSync.replicas'],
+    [{ replicaSync: { timeout: 100, replicas: 1.5 } }, 'options.replicaSync.replicas'],
+    [{ replicaSync: { timeout: 100, retries: -1 } }, 'options.replicaSync.retries'],
+    [{ replicaSync: { timeout: 100, retries: '2' } }, 'options.replicaSync.retries'],
+    [{ replicaSync: { timeout: 100, onFailure: 'throw' } }, 'options.replicaSync.onFailure'],
   ])('rejects %j naming %s', (options, argument) => {
     expectInvalid(() => new LockClient(untouchable(), options as never), argument);
+  });
+
+  it('leaves replica sync off by default and applies its defaults when on', () => {
+    expect(new LockClient(untouchable()).replicaSync).toBeUndefined();
+    const client = new LockClient(untouchable(), { replicaSync: { timeout: 250 } });
+    expect(client.replicaSync?.options).toEqual({ replicas: 1, timeout: 250, retries: 0 });
+    expect(client.options.replicaSync).toEqual({ replicas: 1, timeout: 250, retries: 0 });
   });
 });
 

@@ -66,11 +66,21 @@ const KNOWN_OPTIONS = ['waiterTimeout'] as const;
  * @example
  * ```ts
  * import { FairLock } from '@deadbolt/fair-lock';
+ * // ...
+ * const printer = new FairLock(locks, 'printer');
+ * const busy = await printer.acquire();
  *
- * const lock = new FairLock(client, 'printer');
- * await lock.withLock(async (signal) => {
- *   // callers get here in the order they asked, whatever process they run in
+ * // Four jobs ask one after another while the printer is busy; they queue in Redis.
+ * const jobs = ['A', 'B', 'C', 'D'].map(async (job, i) => {
+ *   await sleep(i * 50);
+ *   await printer.withLock(async () => {
+ *     console.log(`job ${job} prints`);
+ *   });
  * });
+ *
+ * await sleep(400);
+ * await busy.release();
+ * await Promise.all(jobs); // prints A, B, C, D: arrival order
  * ```
  */
 export class FairLock extends LockBase {

@@ -8,6 +8,7 @@ const unreachable: Executor = {
   isCluster: false,
   evalsha: refuse,
   eval: refuse,
+  command: refuse,
   subscribe: refuse,
   unsubscribe: refuse,
   listen: () => undefined,

@@ -12,9 +12,12 @@ export class WaitBudget {
     this.#deadline = performance.now() + checkDuration(waitTime, 'waitTime', { allowInfinity: true });
   }
 
-  /** Milliseconds left, never below zero. */
+  /**
+   * Whole milliseconds left, never below zero, so that it can be passed on as a `waitTime`
+   * (`Infinity` for an endless budget).
+   */
   remaining(): number {
-    return Math.max(0, this.#deadline - performance.now());
+    return Math.max(0, Math.floor(this.#deadline - performance.now()));
   }
 
   /** Whether the budget is spent. */

@@ -1,8 +1,12 @@
-import { checkDuration } from '@deadbolt/core';
+import { checkDuration, InvalidArgumentError } from '@deadbolt/core';
 
-/** How many of `nodes` independent deployments must grant a RedLock: a strict majority. */
+/**
+ * How many of `nodes` independent deployments must grant a RedLock: a strict majority.
+ *
+ * @throws `InvalidArgumentError` naming `nodes` when it is not a positive whole number
+ */
 export function quorum(nodes: number): number {
-  if (!Number.isInteger(nodes) || nodes < 1) throw new RangeError(`nodes must be a positive integer, got ${nodes}`);
+  if (!Number.isInteger(nodes) || nodes < 1) throw new InvalidArgumentError('nodes', `must be a positive whole number, got ${nodes}`);
   return Math.floor(nodes / 2) + 1;
 }
 

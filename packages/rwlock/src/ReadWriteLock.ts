@@ -70,14 +70,17 @@ const SPECS: Record<ReadWriteMode, ModeSpec> = {
  *
  * @example
  * ```ts
- * import { ReadWriteLock } from '@deadbolt/rwlock';
+ * import { LockUpgradeError, ReadWriteLock } from '@deadbolt/rwlock';
+ * // ...
+ * const catalog = new ReadWriteLock(locks, 'catalog');
  *
- * const catalog = new ReadWriteLock(client, 'catalog');
- * // Many readers at once, in any number of processes:
- * const price = await catalog.readLock().withLock(() => readPrice(sku));
- * // One writer, once every reader has left:
- * await catalog.writeLock().withLock(async (signal) => {
- *   await updatePrices(signal);
+ * // Any number of readers at once, in any number of processes.
+ * const readers = await Promise.all([catalog.readLock().acquire(), catalog.readLock().acquire()]);
+ * console.log(`${readers.length} readers hold the read lock together`);
+ *
+ * // A writer waits until every reader has left.
+ * const writing = catalog.writeLock().withLock(async () => {
+ *   console.log('the writer updates the catalog alone');
  * });
  * ```
  */
@@ -157,10 +160,7 @@ export abstract class ReadWriteLockHalf extends LockBase {
 
   /** Reader fields are owner fields; the writer's is `<clientId>:<ownerId>:write`. */
   protected override holdField(ownerField: string): string {
-    // A reader field with the suffix would read as another owner's writer field.
-    if (ownerField.endsWith(':write')) {
-      throw new InvalidArgumentError('owner', 'on a read-write lock an owner id must not end in ":write" or be "write"');
-    }
+    refuseWriterSuffix(ownerField, 'owner');
     return this.mode === 'write' ? this.keys.writerField(ownerField) : ownerField;
   }
 
@@ -175,6 +175,8 @@ export abstract class ReadWriteLockHalf extends LockBase {
   }
 
   protected tryAcquireOnce({ field, lease }: AttemptContext): Promise<number | null> {
+    // An acquisition's owner that is not generated comes from its options (or a scope they began).
+    refuseWriterSuffix(field, 'options.owner');
     // The other field of the same owner: a writer may read; a reader asking to write is refused.
     const own = this.holdField(field);
     const other = this.mode === 'write' ? field : this.keys.writerField(field);
@@ -235,5 +237,12 @@ export class WriteLock extends ReadWriteLockHalf {
     const ttl = await super.tryAcquireOnce(attempt);
     if (ttl === UPGRADE_REFUSED) throw new LockUpgradeError(this.name, attempt.field.slice(this.client.id.length + 1));
     return ttl;
+  }
+}
+
+// A reader field with the suffix would read as another owner's writer field.
+function refuseWriterSuffix(ownerField: string, argument: string): void {
+  if (ownerField.endsWith(':write')) {
+    throw new InvalidArgumentError(argument, 'on a read-write lock an owner id must not end in ":write" or be "write"');
   }
 }

@@ -24,5 +24,5 @@ export { RedisUnavailableError } from './unavailable.js';
 export { hasRedisServer, BIN_DIR_ENV } from './server/binaries.js';
 export { RUN_DIR_ENV } from './server/registry.js';
 export { reapRunDir, type ReapResult } from './server/reap.js';
-export { isAlive } from './server/liveness.js';
+export { isAlive, processState } from './server/liveness.js';
 export { waitFor, sleep, type WaitOptions } from './wait.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/LockError.js';
-import { checkOptions } from '../options/validate.js';
+import { checkOptions, describeValue } from '../options/validate.js';
 
 /** Options every adapter takes. */
 export interface AdapterOptions {
@@ -20,7 +20,7 @@ export function resolveAdapterOptions(options: unknown): Required<AdapterOptions
   const { subscriberName = DEFAULT_SUBSCRIBER_NAME } = checkOptions<AdapterOptions>(options, ['subscriberName']);
   // The server refuses names with spaces, newlines or other non-printable characters.
   if (typeof subscriberName !== 'string' || !/^[!-~]+$/.test(subscriberName)) {
-    throw new InvalidArgumentError('options.subscriberName', `must be a non-empty string of printable ASCII without spaces, got ${JSON.stringify(subscriberName)}`);
+    throw new InvalidArgumentError('options.subscriberName', `must be a non-empty string of printable ASCII without spaces, got ${describeValue(subscriberName)}`);
   }
   return { subscriberName };
 }

@@ -4,7 +4,9 @@ import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
 import type { Executor } from '../executor/Executor.js';
 import { Lock } from '../lock/Lock.js';
 import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
+import { checkMethods } from '../options/validate.js';
 import { ChannelHub } from '../pubsub/ChannelHub.js';
+import { ReplicaSync } from '../replication/ReplicaSync.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
@@ -25,6 +27,9 @@ export interface LockClientEvents {
   lockLost: [event: LockLostEvent];
 }
 
+// What a LockClient calls on its executor.
+const EXECUTOR_METHODS = ['evalsha', 'eval', 'command', 'subscribe', 'unsubscribe', 'listen', 'close'] as const;
+
 // Redis 7.0.0 as REDIS_VERSION_NUM reports it: the first version with sharded pub/sub.
 const REDIS_7 = 0x070000;
 
@@ -35,15 +40,21 @@ const REDIS_7 = 0x070000;
  *
  * @example
  * ```ts
- * import Redis from 'ioredis';
+ * import { Redis } from 'ioredis';
  * import { LockClient } from '@deadbolt/core';
  * import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
  *
- * const locks = new LockClient(ioredisExecutor(new Redis()));
- * await locks.lock('invoice:42').withLock(async (signal) => {
- *   // exclusive across every process using this lock name
+ * const redis = new Redis(process.env.REDIS_URL ?? 'redis://localhost:6379');
+ * const locks = new LockClient(ioredisExecutor(redis));
+ *
+ * const pages = await locks.lock('report:2026-11').withLock(async (signal) => {
+ *   // One holder at a time across every process; `signal` aborts if the lock is lost.
+ *   console.log(`rendering the report, lock lost: ${signal.aborted}`);
+ *   return 12;
  * });
- * await locks.close();
+ * console.log(`released the lock; the report has ${pages} pages`);
+ *
+ * await locks.close(); // closes what Deadbolt opened; your `redis` stays open
  * ```
  */
 export class LockClient extends EventEmitter<LockClientEvents> {
@@ -57,6 +68,8 @@ export class LockClient extends EventEmitter<LockClientEvents> {
   readonly channels: ChannelHub;
   /** The watchdog that renews every held lock of this client. For lock kind authors. */
   readonly renewals: RenewalScheduler;
+  /** Waits for replicas after acquisitions and releases; `undefined` when replica sync is off. For lock kind authors. */
+  readonly replicaSync: ReplicaSync | undefined;
   readonly #executor: Executor;
   #sharded: Promise<boolean> | undefined;
   #nextOwner = 0;
@@ -66,10 +79,11 @@ export class LockClient extends EventEmitter<LockClientEvents> {
   /**
    * @param executor - an adapter over your Redis client, e.g. `ioredisExecutor(redis)`
    * @param options - see {@link LockClientOptions}
-   * @throws {@link InvalidArgumentError} for an unknown option or an invalid value
+   * @throws {@link InvalidArgumentError} for something other than an executor, an unknown option or an invalid value
    */
   constructor(executor: Executor, options?: LockClientOptions) {
     super();
+    checkMethods(executor, 'executor', EXECUTOR_METHODS, 'an executor from an adapter, such as ioredisExecutor(redis)');
     this.options = Object.freeze(resolveClientOptions(options, randomUUID));
     this.id = this.options.clientId;
     this.#executor = executor;
@@ -80,6 +94,8 @@ export class LockClient extends EventEmitter<LockClientEvents> {
       isCluster: executor.isCluster,
       onLost: (target: RenewalTarget, error: LockLostError) => this.emit('lockLost', { key: target.key, field: target.field, error }),
     });
+    const { replicaSync } = this.options;
+    this.replicaSync = replicaSync && new ReplicaSync(executor, replicaSync, this.options.commandTimeout);
     executor.listen({
       onMessage: (channel, message) => this.channels.deliver(channel, message),
       onSubscriberReconnect: () => this.channels.wakeEveryone(),

@@ -1,5 +1,6 @@
 import { checkDuration, checkOptions, checkName } from '../options/validate.js';
 import { InvalidArgumentError } from '../errors/LockError.js';
+import { resolveReplicaSyncOptions, type ReplicaSyncOptions, type ResolvedReplicaSyncOptions } from '../replication/ReplicaSyncOptions.js';
 
 /** How lock channels are subscribed and published. */
 export type PubSubMode = 'auto' | 'classic' | 'sharded';
@@ -27,12 +28,19 @@ export interface LockClientOptions {
    * Redisson's per-client id. Set it only to share owners with another process on purpose.
    */
   clientId?: string;
+  /**
+   * Wait for replicas to acknowledge every acquisition and release, and fail what they did not
+   * (see {@link ReplicaSyncOptions}). Default: off, at no cost.
+   */
+  replicaSync?: ReplicaSyncOptions;
 }
 
-/** Options with defaults applied. */
-export type ResolvedLockClientOptions = Required<LockClientOptions>;
+/** Options with defaults applied; `replicaSync` is `undefined` when off. */
+export type ResolvedLockClientOptions = Required<Omit<LockClientOptions, 'replicaSync'>> & {
+  readonly replicaSync: ResolvedReplicaSyncOptions | undefined;
+};
 
-const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId'] as const;
+const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId', 'replicaSync'] as const;
 const PUBSUB_MODES: readonly PubSubMode[] = ['auto', 'classic', 'sharded'];
 
 /** Checks options and applies defaults. */
@@ -49,5 +57,6 @@ export function resolveClientOptions(value: unknown, defaultClientId: () => stri
     commandTimeout: checkDuration(options.commandTimeout ?? 10_000, 'options.commandTimeout', { min: 1 }),
     pubsub,
     clientId,
+    replicaSync: resolveReplicaSyncOptions(options.replicaSync),
   };
 }

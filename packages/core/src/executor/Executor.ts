@@ -1,6 +1,9 @@
 /** A value passed to a Lua script as KEYS or ARGV. */
 export type ScriptArgument = string | number;
 
+/** A plain command for {@link Executor.command}: its name, then its arguments. */
+export type CommandArguments = readonly [name: string, ...args: ScriptArgument[]];
+
 /**
  * What an adapter tells the lock client about its connections. The client registers exactly one
  * listener with {@link Executor.listen}.
@@ -23,6 +26,10 @@ export interface ExecutorListener {
  * Contract:
  * - Script calls run on the user's client. In a cluster they are routed by the first key, and
  *   every key of one call shares a hash slot (the caller guarantees it).
+ * - {@link Executor.command} sends a plain command on the very connection a script whose first
+ *   key is the same would run on, so that a command about that connection's writes (WAIT, WAITAOF)
+ *   covers the script's. In a cluster that is the client's own connection to the master owning
+ *   the key's slot; the command goes there alone, whatever fan-out the driver would give it.
  * - A missing script makes {@link Executor.evalsha} reject with the server's `NOSCRIPT` error
  *   unchanged; the script registry in core then falls back to {@link Executor.eval}.
  * - Replies are returned as the driver decodes them: integers as numbers, nil as `null`, arrays as
@@ -40,6 +47,11 @@ export interface Executor {
   evalsha(sha: string, keys: readonly string[], args: readonly ScriptArgument[]): Promise<unknown>;
   /** Runs a script from source (and caches it on the server). */
   eval(source: string, keys: readonly string[], args: readonly ScriptArgument[]): Promise<unknown>;
+  /**
+   * Sends one command, e.g. `['WAIT', 1, 100]`, on the connection that runs scripts whose first
+   * key is `key`, and resolves its reply as the driver decodes it.
+   */
+  command(key: string, args: CommandArguments): Promise<unknown>;
   /** Subscribes the adapter's subscriber connection to a channel; sharded uses `SSUBSCRIBE`. */
   subscribe(channel: string, sharded: boolean): Promise<void>;
   /** Undoes {@link Executor.subscribe} for one channel. */

@@ -31,8 +31,10 @@ export interface HoldDescription {
  * best with `await using`:
  *
  * ```ts
- * await using held = await lock.acquire();
- * await work(held.signal);
+ * {
+ *   await using held = await report.acquire();
+ *   console.log(`rendering the report as owner ${held.owner}`);
+ * } // released here, also when the block throws
  * ```
  *
  * Its {@link HeldLock.signal} aborts with a {@link LockLostError} when the lock is lost while held

@@ -1,10 +1,6 @@
-import { lockChannelName, unlockLatchKey } from '../keys/lockKeys.js';
-import type { LockClient } from '../client/LockClient.js';
 import { coreScripts } from '../scripts/coreScripts.js';
-import { LockBase, type AttemptContext } from './LockBase.js';
-
-/** The message that wakes one waiter, as Redisson's `LockPubSub.UNLOCK_MESSAGE`. */
-export const UNLOCK_MESSAGE = 0;
+import type { AttemptContext } from './LockBase.js';
+import { ReentrantLockBase } from './ReentrantLockBase.js';
 
 /**
  * A reentrant distributed lock: Redisson's `RLock`, stored in Redisson's layout (a hash at the
@@ -17,48 +13,23 @@ export const UNLOCK_MESSAGE = 0;
  *
  * @example
  * ```ts
- * const lock = client.lock('invoice:42');
- * await using held = await lock.acquire({ waitTime: 5_000 });
- * await render(held.signal);
+ * const lock = locks.lock('orders:42');
+ * // ...
+ * // Held for the block: released when it ends, also when it throws.
+ * {
+ *   await using held = await lock.acquire({ waitTime: 2_000 });
+ *   console.log(`await using: held by owner ${held.owner}`);
+ * }
+ *
+ * // Held for the callback: released when it returns or throws; its result is withLock's.
+ * const total = await lock.withLock(async (signal) => {
+ *   signal.throwIfAborted(); // stop before writing if the lock was lost
+ *   return 3 * 14;
+ * }, { waitTime: 2_000 });
  * ```
  */
-export class Lock extends LockBase {
-  readonly #channel: string;
-
-  /**
-   * @param client - the client to use
-   * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
-   * @throws {@link InvalidArgumentError} when `name` is not a non-empty string
-   */
-  constructor(client: LockClient, name: string) {
-    super(client, name);
-    this.#channel = lockChannelName(this.name);
-  }
-
-  async forceUnlock(): Promise<boolean> {
-    this.client.assertOpen();
-    const publish = await this.client.publishCommand();
-    const reply = await this.client.scripts.run(coreScripts.forceRelease, [this.name, this.#channel], [UNLOCK_MESSAGE, publish]);
-    return Number(reply) === 1;
-  }
-
+export class Lock extends ReentrantLockBase {
   protected tryAcquireOnce({ field, lease }: AttemptContext): Promise<number | null> {
     return this.runAcquireScript(coreScripts.acquire, [this.name], [lease, field], field, lease);
-  }
-
-  protected async releaseOnce(field: string, lease: number, requestId: string): Promise<boolean> {
-    const client = this.client;
-    const publish = await client.publishCommand();
-    const reply = await client.scripts.run(
-      coreScripts.release,
-      [this.name, this.#channel, unlockLatchKey(this.name, requestId)],
-      // The latch outlives any re-send of this request by the driver.
-      [UNLOCK_MESSAGE, lease, field, publish, 2 * client.options.commandTimeout],
-    );
-    return reply !== null;
-  }
-
-  protected waitChannel(): string {
-    return this.#channel;
   }
 }

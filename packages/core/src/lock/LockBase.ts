@@ -5,8 +5,10 @@ import { checkFunction, checkLockName, checkOwner } from '../options/validate.js
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import type { Script } from '../scripts/Script.js';
+import type { ReplicaSync } from '../replication/ReplicaSync.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
-import { HeldLock } from './HeldLock.js';
+import { HeldLock, type HoldDescription } from './HeldLock.js';
+import { releaseAfter } from './releaseAfter.js';
 import { waitToAcquire } from './waitToAcquire.js';
 
 /** One acquisition attempt's context, passed to {@link LockBase.tryAcquireOnce}. */
@@ -29,14 +31,21 @@ export interface LockState {
 
 /**
  * What every lock kind shares: acquisition with and without waiting, `withLock`, owners and
- * reentrancy, the watchdog, the queries over Redisson's hash layout. A lock kind supplies its
- * scripts through the protected hooks. For lock kind authors; applications use the subclasses.
+ * reentrancy, the watchdog, replica sync, the queries over Redisson's hash layout. A lock kind
+ * supplies its scripts through the protected hooks. For lock kind authors; applications use the
+ * subclasses.
+ *
+ * @typeParam Held - what an acquisition returns: {@link HeldLock}, or a subclass that carries
+ *   more (a fenced lock's token); a kind that changes it overrides {@link LockBase.createHeld}
+ * @typeParam Grant - what a successful attempt resolves ({@link LockBase.tryAcquireOnce}) and
+ *   {@link LockBase.createHeld} receives: `null` for a kind that learns nothing more; never a
+ *   number, which means the lock is taken
  */
-export abstract class LockBase {
+export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   /** The lock's name: the Redis key of its hash. */
   readonly name: string;
-  /** The client this lock runs on. */
-  protected readonly client: LockClient;
+  /** The client this lock runs on. A MultiLock and a RedLock tell their members' deployments apart by it. */
+  readonly client: LockClient;
 
   /**
    * @param client - the client to use
@@ -55,7 +64,7 @@ export abstract class LockBase {
    * @throws the signal's reason when `options.signal` aborts
    * @throws {@link RedisUnavailableError}, {@link InvalidArgumentError}, {@link ClientClosedError}
    */
-  async acquire(options?: AcquireOptions): Promise<HeldLock> {
+  async acquire(options?: AcquireOptions): Promise<Held> {
     const checked = checkAcquireOptions(options, Infinity);
     const held = await this.#acquire(checked);
     if (!held) throw new LockWaitTimeoutError(this.name, checked.waitTime);
@@ -69,7 +78,7 @@ export abstract class LockBase {
    * @throws the signal's reason when `options.signal` aborts
    * @throws {@link RedisUnavailableError}, {@link InvalidArgumentError}, {@link ClientClosedError}
    */
-  async tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
+  async tryAcquire(options?: AcquireOptions): Promise<Held | null> {
     return this.#acquire(checkAcquireOptions(options, 0));
   }
 
@@ -81,19 +90,10 @@ export abstract class LockBase {
    * @returns what `fn` returns
    * @throws what `fn` throws, or what {@link LockBase.acquire} and {@link HeldLock.release} throw
    */
-  async withLock<T>(fn: (signal: AbortSignal, held: HeldLock) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
+  async withLock<T>(fn: (signal: AbortSignal, held: Held) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
     checkFunction(fn, 'fn');
     const held = await this.acquire(options);
-    let result: T;
-    try {
-      result = await runAsOwner(this.name, held.owner, () => fn(held.signal, held));
-    } catch (error) {
-      // The callback's failure is the news; a release failing after it must not hide it.
-      await held.release().catch(() => undefined);
-      throw error;
-    }
-    await held.release();
-    return result;
+    return releaseAfter(held, () => runAsOwner(this.name, held.owner, () => fn(held.signal, held)));
   }
 
   /**
@@ -138,10 +138,19 @@ export abstract class LockBase {
   }
 
   /**
-   * One attempt to take or re-enter the lock. Resolves `null` when taken, else the holder's
-   * remaining TTL in milliseconds (-1 when it never expires).
+   * One attempt to take or re-enter the lock. Resolves the kind's grant (`null` for most kinds)
+   * when taken, else the holder's remaining TTL in milliseconds (-1 when it never expires).
    */
-  protected abstract tryAcquireOnce(attempt: AttemptContext): Promise<number | null>;
+  protected abstract tryAcquireOnce(attempt: AttemptContext): Promise<number | Grant>;
+
+  /**
+   * Wraps a successful acquisition in what `acquire` returns, given the grant of the attempt that
+   * took it. The default makes a {@link HeldLock}, the held type of every kind that keeps `Held`
+   * at its default; a kind with a held type of its own overrides it.
+   */
+  protected createHeld(hold: HoldDescription, _grant: Grant): Held {
+    return new HeldLock(hold) as Held;
+  }
 
   /**
    * Releases one hold of `field`. Resolves `false` when that owner did not hold the lock.
@@ -184,7 +193,7 @@ export abstract class LockBase {
     return { ttl: Number(ttl), holds: Number(holds) };
   }
 
-  async #acquire(options: CheckedAcquireOptions): Promise<HeldLock | null> {
+  async #acquire(options: CheckedAcquireOptions): Promise<Held | null> {
     const client = this.client;
     client.assertOpen();
     const owner = options.owner ?? currentOwner(this.name) ?? client.newOwnerId();
@@ -194,6 +203,7 @@ export abstract class LockBase {
     const undo = async () => void (await release(client.newRequestId()).catch(() => false));
     const context: AttemptContext = { field, lease, waitTime: options.waitTime };
     let acquiredAt = 0;
+    let grant: Grant | undefined;
     let taken = false;
     try {
       taken = await waitToAcquire({
@@ -203,7 +213,10 @@ export abstract class LockBase {
         signal: options.signal,
         attempt: async () => {
           acquiredAt = performance.now();
-          return this.tryAcquireOnce(context);
+          const outcome = await this.tryAcquireOnce(context);
+          if (typeof outcome === 'number') return outcome;
+          grant = outcome;
+          return null;
         },
         undo,
       });
@@ -216,32 +229,73 @@ export abstract class LockBase {
       await undo();
       client.assertOpen();
     }
-    return new HeldLock({
+    const sync = client.replicaSync;
+    if (sync) await this.#syncAcquired(sync, undo, options.signal);
+    const hold: HoldDescription = {
       client,
       name: this.name,
       owner,
       leaseTime: options.leaseTime,
       target: { script: this.renewalScript, key: this.name, field: this.holdField(field) },
       acquiredAt,
-      release,
-    });
+      release: sync ? this.#syncedRelease(sync, release) : release,
+    };
+    return this.createHeld(hold, grant as Grant);
+  }
+
+  // With replica sync, an acquisition counts once replicas have it; one they lack is given back.
+  // An abort during the wait still wins, as it does over an attempt in flight.
+  async #syncAcquired(sync: ReplicaSync, undo: () => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await sync.confirm(this.name, 'acquire');
+      signal?.throwIfAborted();
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+  }
+
+  // A release that changed something waits for replicas; the lock stays released on the master
+  // whatever they say.
+  #syncedRelease(sync: ReplicaSync, release: (requestId: string) => Promise<boolean>): (requestId: string) => Promise<boolean> {
+    return async (requestId) => {
+      const released = await release(requestId);
+      if (released) await sync.confirm(this.name, 'release');
+      return released;
+    };
   }
 
   /**
-   * Runs an acquisition script; a reply that comes after the call timed out took the lock for
-   * nobody, so it is given back at once. For subclasses' {@link LockBase.tryAcquireOnce}.
+   * Runs an acquisition script that replies nil when it took the lock, else the holder's TTL; a
+   * reply that comes after the call timed out took the lock for nobody, so it is given back at
+   * once. For subclasses' {@link LockBase.tryAcquireOnce}.
    */
-  protected async runAcquireScript(
+  protected runAcquireScript(
     script: Script,
     keys: readonly string[],
     args: readonly (string | number)[],
     field: string,
     lease: number,
   ): Promise<number | null> {
+    return this.runGrantingScript(script, keys, args, field, lease, nilOrTtl);
+  }
+
+  /**
+   * {@link LockBase.runAcquireScript} for a script whose success reply carries something:
+   * `decode` turns a reply into the holder's TTL (a number) or the grant.
+   */
+  protected async runGrantingScript<G>(
+    script: Script,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    field: string,
+    lease: number,
+    decode: (reply: unknown) => number | G,
+  ): Promise<number | G> {
     const reply = await this.client.scripts.run(script, keys, args, (late) => {
-      if (late === null) void this.releaseOnce(field, lease, this.client.newRequestId()).catch(() => false);
+      if (typeof decode(late) !== 'number') void this.releaseOnce(field, lease, this.client.newRequestId()).catch(() => false);
     });
-    return reply === null ? null : Number(reply);
+    return decode(reply);
   }
 
   #fieldOf(owner: string | undefined): string {
@@ -254,4 +308,8 @@ export abstract class LockBase {
     this.client.assertOpen();
     return this.lockState(field);
   }
+}
+
+function nilOrTtl(reply: unknown): number | null {
+  return reply === null ? null : Number(reply);
 }

@@ -31,34 +31,38 @@ export class ScriptRunner {
     args: readonly ScriptArgument[],
     onLateReply?: (reply: unknown) => void,
   ): Promise<unknown> {
-    const call = this.#call(script, keys, args);
+    // On the hot path of every lock call: plain callbacks instead of an async wrapper, so a reply
+    // settles the caller's promise without extra promise hops.
     return new Promise((resolve, reject) => {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
         reject(new RedisUnavailableError(`Redis did not answer ${script.name} within ${this.#commandTimeout} ms`, { lockName: keys[0] }));
       }, this.#commandTimeout);
-      call.then(
-        (reply) => {
-          clearTimeout(timer);
-          if (timedOut) onLateReply?.(reply);
-          else resolve(reply);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          if (!timedOut) reject(classify(error, script, keys[0]));
-        },
-      );
+      const answered = (reply: unknown) => {
+        clearTimeout(timer);
+        if (timedOut) onLateReply?.(reply);
+        else resolve(reply);
+      };
+      const failed = (error: unknown) => {
+        clearTimeout(timer);
+        if (!timedOut) reject(classify(error, script, keys[0]));
+      };
+      const missing = (error: unknown) => {
+        if (!messageOf(error).startsWith('NOSCRIPT')) failed(error);
+        else send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
+      };
+      send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
     });
   }
+}
 
-  async #call(script: Script, keys: readonly string[], args: readonly ScriptArgument[]): Promise<unknown> {
-    try {
-      return await this.#executor.evalsha(script.sha, keys, args);
-    } catch (error) {
-      if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
-      return this.#executor.eval(script.source, keys, args);
-    }
+/** Runs a driver call; a driver that throws instead of rejecting is turned into a rejection. */
+function send(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

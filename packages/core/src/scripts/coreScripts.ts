@@ -1,6 +1,7 @@
 import { defineScript } from './Script.js';
 import acquire from './lua/lock-acquire.lua';
 import forceRelease from './lua/lock-force-release.lua';
+import hold from './lua/lock-hold.lua';
 import release from './lua/lock-release.lua';
 import releaseHoldOnly from './lua/release-hold.lua';
 import renew from './lua/lock-renew.lua';
@@ -17,6 +18,11 @@ const releaseHold = `${unlockLatch}\n${releaseHoldOnly}`;
  * every kind shares is written once. Each fragment's header says what it defines.
  */
 export const coreLua = {
+  /**
+   * Defines `can_hold(lock, field)` and `add_hold(lock, field, lease)`: taking or re-entering a
+   * reentrant lock hash, for acquire scripts that do more than the plain lock's.
+   */
+  hold,
   /** Defines `release_hold(lock, field, lease, latch, remember, on_freed)`: one hold's release with its unlock latch. */
   releaseHold,
   /**
@@ -34,7 +40,7 @@ export const coreLua = {
 
 /** The scripts of the reentrant lock and of the client itself. */
 export const coreScripts = {
-  acquire: defineScript('core/lock-acquire', acquire),
+  acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
   forceRelease: defineScript('core/lock-force-release', forceRelease),
   renew: defineScript('core/lock-renew', `${renewBatch}\n${renew}`),

@@ -1,0 +1,61 @@
+import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
+import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { LockClient, type LockBase } from '@deadbolt/core';
+import { FairLock } from '@deadbolt/fair-lock';
+import { connect, disconnect, type Address, type Connection, type DriverName } from '../drivers.js';
+import type { Contender, LockSession, Mutex, SessionOptions } from './Contender.js';
+
+/** The library name of Deadbolt's contenders. */
+export const DEADBOLT = 'Deadbolt';
+
+/** Deadbolt on one connection: its lock client, and the connection it runs on. */
+export interface DeadboltSession extends LockSession {
+  readonly client: LockClient;
+}
+
+/**
+ * Deadbolt on `driver`, through its adapter. Its RedLock row is added here: a `connectRedlock`
+ * that builds `@deadbolt/redlock`'s `RedLock` over one LockClient per address, once that
+ * package exports it.
+ */
+export function deadbolt(driver: DriverName): Contender {
+  return {
+    id: `deadbolt/${driver}`,
+    library: DEADBOLT,
+    driver,
+    features: {
+      fair: true,
+      readWrite: true,
+      redlock: '`@deadbolt/redlock` does not export `RedLock` yet',
+      autoExtend: true,
+    },
+    settings: 'defaults: the watchdog keeps every lock (30 s lease, renewed every 10 s)',
+    connect: (address, options) => connectDeadbolt(driver, address, options),
+  };
+}
+
+/** Connects Deadbolt on `driver` to `address`; `lease` becomes the watchdog timeout. */
+export async function connectDeadbolt(driver: DriverName, address: Address, options: SessionOptions = {}): Promise<DeadboltSession> {
+  const connection = await connect(driver, address);
+  const executor = executorOn(connection);
+  const client = new LockClient(executor, options.lease === undefined ? {} : { watchdogTimeout: options.lease });
+  return {
+    connection,
+    client,
+    mutex: (name) => mutexOf(client.lock(name)),
+    fairMutex: (name) => mutexOf(new FairLock(client, name)),
+    renewedHold: (name) => client.lock(name).acquire(),
+    close: async () => {
+      await client.close();
+      await disconnect(connection);
+    },
+  };
+}
+
+function executorOn(connection: Connection) {
+  return connection.driver === 'ioredis' ? ioredisExecutor(connection.client) : nodeRedisExecutor(connection.client);
+}
+
+function mutexOf(lock: LockBase): Mutex {
+  return { acquire: () => lock.acquire() };
+}

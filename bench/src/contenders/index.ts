@@ -1,0 +1,31 @@
+import type { Contender } from './Contender.js';
+import { DEADBOLT, deadbolt } from './deadbolt.js';
+import { nodeRedisson } from './nodeRedisson.js';
+import { redisSemaphore } from './redisSemaphore.js';
+import { redlock4 } from './redlock4.js';
+import { redlockUniversal } from './redlockUniversal.js';
+import { sesameRedlock } from './sesameRedlock.js';
+
+/** Every contender, Deadbolt first: each library on each driver it supports. */
+export const CONTENDERS: readonly Contender[] = [
+  deadbolt('ioredis'),
+  deadbolt('node-redis'),
+  redlock4(),
+  sesameRedlock(),
+  redisSemaphore(),
+  redlockUniversal('ioredis'),
+  redlockUniversal('node-redis'),
+  nodeRedisson(),
+];
+
+/** The contender with this id. */
+export function contender(id: string): Contender {
+  const found = CONTENDERS.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`Unknown contender ${id}`);
+  return found;
+}
+
+/** Whether the contender is Deadbolt (the rows every peer is compared with). */
+export function isDeadbolt(candidate: Contender): boolean {
+  return candidate.library === DEADBOLT;
+}

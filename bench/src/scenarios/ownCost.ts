@@ -1,0 +1,32 @@
+import { coreScripts, LockClient, type Executor } from '@deadbolt/core';
+
+/**
+ * Deadbolt's own JavaScript per lock + unlock cycle, in microseconds: the wall time of cycles on
+ * an executor that answers every call at once, so that neither a driver nor Redis takes part.
+ * Not a behaviour test: it only tells how much of scenario 1's gap to its floor is Deadbolt's.
+ */
+export async function deadboltOwnCostUs(cycles: number): Promise<number> {
+  const answered = Promise.resolve();
+  const executor: Executor = {
+    isCluster: false,
+    // A free lock: the acquisition replies nil, the release 1 (freed).
+    evalsha: async (sha) => (sha === coreScripts.acquire.sha ? null : 1),
+    eval: async () => null,
+    command: async () => null,
+    subscribe: () => answered,
+    unsubscribe: () => answered,
+    listen: () => undefined,
+    close: () => answered,
+  };
+  const client = new LockClient(executor);
+  try {
+    const lock = client.lock('bench:own-cost');
+    const cycle = async () => (await lock.acquire()).release();
+    for (let i = 0; i < cycles; i++) await cycle();
+    const started = performance.now();
+    for (let i = 0; i < cycles; i++) await cycle();
+    return ((performance.now() - started) * 1000) / cycles;
+  } finally {
+    await client.close();
+  }
+}

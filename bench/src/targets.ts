@@ -1,0 +1,84 @@
+// The issue's targets, checked against one run's figures: each line says whether it was reached,
+// and with the run's own numbers why not.
+import { DEADBOLT } from './contenders/deadbolt.js';
+import type { BenchResults, Row, ScenarioReport } from './report.js';
+import { round } from './stats.js';
+
+const UNCONTENDED_TARGET = 0.85;
+const HANDOFF_TARGET = 3;
+// "The same at 8 and 128 waiters", allowing for the run's noise.
+const SAME_COST_TOLERANCE = 0.15;
+
+/** What the targets need beyond the scenarios' tables. */
+export interface TargetInputs {
+  /** Deadbolt's own JavaScript per lock + unlock cycle, in µs (see ownCost.ts). */
+  readonly ownCostUs: number;
+}
+
+/** One line per target and Deadbolt row: reached or not, with the numbers that say why. */
+export function checkTargets(results: BenchResults, inputs: TargetInputs): string[] {
+  return [...uncontendedTarget(results, inputs), ...handoffTarget(results), ...costTarget(results), ...peerTarget(results)];
+}
+
+function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): string[] {
+  return deadboltRows(find(results, 'uncontended')).map(({ contender, figures }) => {
+    const ratio = figures['ratioToFloor'] ?? Number.NaN;
+    const head = `Scenario 1, ${contender}: ${ratio} of the floor (target ${UNCONTENDED_TARGET})`;
+    if (ratio >= UNCONTENDED_TARGET) return `${head}: reached.`;
+    const client = (figures['clientCpuUsPerCycle'] ?? Number.NaN) - (figures['floorClientCpuUsPerCycle'] ?? Number.NaN);
+    const server = (figures['serverCpuUsPerCycle'] ?? Number.NaN) - (figures['floorServerCpuUsPerCycle'] ?? Number.NaN);
+    return (
+      `${head}: not reached. Per cycle Deadbolt costs ${round(client)} µs more client CPU and ${round(server)} µs more server CPU than the floor's two round trips. ` +
+      `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest is the driver encoding two commands with 9 more arguments, ` +
+      'and redis-server running two Lua scripts of 3 and 6 commands (the unlock latch that makes a re-sent release harmless, and the publish that wakes waiters) where the floor runs `return 1`.'
+    );
+  });
+}
+
+function handoffTarget(results: BenchResults): string[] {
+  return [8, 128].flatMap((waiters) =>
+    deadboltRows(find(results, `handoff-${waiters}`)).map(({ contender, figures }) => {
+      const idle = figures['handoffP50InIdleFloors'] ?? Number.NaN;
+      const loaded = figures['handoffP50InLoadedFloors'] ?? Number.NaN;
+      const head =
+        `Scenario 3, ${contender}, ${waiters} waiters: handoff p50 ${figures['handoffP50Ms']} ms (to another process: ${figures['toAnotherProcessP50Ms']} ms) = ` +
+        `${idle} idle round trips (${figures['floorIdleMs']} ms), ${loaded} round trips under the same load (${figures['floorLoadedMs']} ms); target ${HANDOFF_TARGET}`;
+      if (idle <= HANDOFF_TARGET) return `${head}: reached.`;
+      return (
+        `${head}: ${loaded <= HANDOFF_TARGET ? 'reached against the loaded floor only' : 'not reached'}. ` +
+        'A handoff to another process takes at least two round trips (the release, whose PUBLISH reaches the waiting process\'s subscriber connection, then that waiter\'s attempt), ' +
+        'and each hop wakes a process: with 4 contending processes, the probe and redis-server on 2 cores, every wake-up waits for a core, which the idle floor does not pay and the loaded floor does.'
+      );
+    }),
+  );
+}
+
+function costTarget(results: BenchResults): string[] {
+  const report = find(results, 'cost-by-waiters');
+  return deadboltRows(report).map(({ contender, figures }) => {
+    const ratio = figures['commands128To8'] ?? Number.NaN;
+    const same = Math.abs(ratio - 1) <= SAME_COST_TOLERANCE;
+    return (
+      `Scenario 3, ${contender}: ${figures['commandsAt8']} commands per acquisition at 8 waiters, ${figures['commandsAt128']} at 128 (× ${ratio}): ` +
+      `${same ? 'the same' : 'not the same'} within ${SAME_COST_TOLERANCE * 100} %. A release wakes one waiter per process that waits (Redisson's protocol), so the cost follows the number of processes, not of waiters.`
+    );
+  });
+}
+
+function peerTarget(results: BenchResults): string[] {
+  const behind = results.scenarios.flatMap((scenario) =>
+    scenario.rows
+      .filter((row) => row.deadboltAdvantage !== undefined && row.deadboltAdvantage < 1)
+      .map((row) => `${scenario.title} against ${row.contender} (× ${row.deadboltAdvantage})`),
+  );
+  if (behind.length === 0) return ['Every Deadbolt headline figure is ahead of every peer that offers the feature: reached.'];
+  return [`Deadbolt is behind a peer on the headline figure of (Deadbolt × below 1):\n${behind.map((line) => `  - ${line}`).join('\n')}`];
+}
+
+function find(results: BenchResults, id: string): ScenarioReport | undefined {
+  return results.scenarios.find((scenario) => scenario.id === id);
+}
+
+function deadboltRows(report: ScenarioReport | undefined): Row[] {
+  return report?.rows.filter((row) => row.library === DEADBOLT && !row.contender.endsWith('(fair)')) ?? [];
+}

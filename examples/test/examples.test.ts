@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startCluster, startReplicated, startServers, startStandalone } from '@deadbolt/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Every example runs as a user would run it (tsx, the address in an environment variable), on a
+// server of its own, and must exit 0 and print what it claims to show.
+const require = createRequire(import.meta.url);
+const run = promisify(execFile);
+const sources = fileURLToPath(new URL('../src/', import.meta.url));
+
+async function runExample(file: string, env: Record<string, string>): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', require.resolve('tsx'), `${sources}${file}`], {
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+/** What each standalone example must print; every file in src/ needs an entry here or below. */
+const STANDALONE: Record<string, (stdout: string) => void> = {
+  'getting-started-ioredis.ts': (out) => {
+    expect(out).toContain('rendering the report, lock lost: false\nreleased the lock; the report has 12 pages\n');
+  },
+  'getting-started-node-redis.ts': (out) => {
+    expect(out).toMatch(/^rendering the report as owner \S+\nlocked after the block: false\n/m);
+  },
+  'owner-model.ts': (out) => {
+    // The two requests sharing one handle hold the lock one after the other, never together.
+    expect(out).toMatch(/^request (A|B) holds the lock as owner \S+\nrequest \1 releases it\nrequest (A|B) holds the lock as owner \S+\nrequest \2 releases it\n/m);
+    expect(out).toContain('nested hold count: 2\nouter hold count: 1\njob-42 hold count: 2\nlocked after both releases: false\n');
+    expect(out).toContain('release after the lease ended: LockNotHeldError\n');
+  },
+  'waiting.ts': (out) => {
+    expect(out).toContain('tryAcquire: null, the lock is taken\n');
+    expect(out).toContain('acquire with waitTime: Timed out after 200 ms waiting for lock "orders:42"\n');
+    expect(out).toContain('acquire with a signal: the client went away\n');
+    expect(out).toMatch(/^await using: held by owner \S+\nwithLock returned 42\nfixed lease: expires in \d+ ms\n/m);
+    expect(Number(/expires in (\d+) ms/.exec(out)?.[1])).toBeLessThanOrEqual(10_000);
+  },
+  'lock-lost.ts': (out) => {
+    expect(out).toContain('importing batch 1\n');
+    expect(out).toMatch(/^lockLost event: nightly-import: .+\nimport stopped: LockLostError\n/m);
+    expect(out).toContain('fixed lease over: The 300 ms lease of lock "nightly-export" ended\n');
+  },
+  'fair-lock.ts': (out) => {
+    expect(out).toContain('job A prints\njob B prints\njob C prints\njob D prints\nimpatient job: LockWaitTimeoutError\n');
+  },
+  'read-write-lock.ts': (out) => {
+    expect(out).toContain('2 readers hold the read lock together\nthe readers leave\nthe writer updates the catalog alone\n');
+    expect(out).toContain('after the downgrade another reader gets in: true\nupgrade refused: LockUpgradeError\n');
+  },
+  'redisson-interop.ts': (out) => {
+    expect(out).toContain("Deadbolt tryAcquire while Java holds it: null\n");
+    // Woken by the unlock message, not by the Java hold's 30 s lease running out.
+    expect(Number(/took it after (\d+) ms/.exec(out)?.[1])).toBeLessThan(30_000);
+    const field = /^Deadbolt's owner field: (\S+)$/m.exec(out)?.[1];
+    expect(out).toContain(`hash: ${JSON.stringify({ [field ?? '?']: '1' })}\n`);
+  },
+  'migrating-from-node-redlock.ts': (out) => {
+    expect(out).toBe(
+      'withLock: done\nacquire and release: done\nfixed lease: done\ntryAcquire: acquired\nacquire with waitTime: done\n',
+    );
+  },
+  'fenced-storage.ts': (out) => {
+    expect(out).toContain(
+      'A writes with token 1: accepted\nB writes with token 2: accepted\nA, back from its pause, writes with token 1: refused\n' +
+        "A's lock signal aborted: true\nbalance: 90 from B\ncurrent token: 2\nA's release: LockNotHeldError\nbalance: 95 from C\n",
+    );
+    // Nested holds: the inner one drew the newer token, so the outer one's is refused after it.
+    expect(out).toContain("D's inner hold writes with token 5: accepted\nD's outer hold writes with token 4: refused\n");
+  },
+  'migrating-from-redis-semaphore.ts': (out) => {
+    expect(out).toBe(
+      'critical code\ntryAcquire: acquired\ncritical cycle iteration 1\ncritical cycle iteration 2\ncritical cycle iteration 3\n',
+    );
+  },
+};
+
+const CLUSTER: Record<string, (stdout: string) => void> = {
+  'cluster.ts': (out) => {
+    expect(out).toBe(
+      'the node-redis waiter was woken by the release and holds {order:42}:payment\nioredis holds {order:42}:shipping in the same slot\n',
+    );
+  },
+};
+
+/** Examples over several independent servers (MultiLock across deployments, RedLock). */
+const SERVERS: Record<string, (stdout: string) => void> = {
+  'multilock.ts': (out) => {
+    expect(out).toMatch(
+      /^holding 2 locks, lost: false\ntransfer while bob is held elsewhere: null; alice locked: false\n(transfer\nrefund|refund\ntransfer)\nevery member's lease: 10000, 10000 ms\n/m,
+    );
+    expect(out).toContain('holding order:42 and stock:sku-9; stock lock on the warehouse server: true\n');
+  },
+  'redlock.ts': (out) => {
+    expect(out).toMatch(/^held by at least 2 of 3 servers, valid for \d+ ms\nrendering, lost: false\nreleased; the report has 12 pages\n/m);
+    expect(Number(/valid for (\d+) ms/.exec(out)?.[1])).toBeLessThanOrEqual(10_000);
+    expect(out).toContain(
+      'the rival while the job holds it: null\ngone from 1 of 3 servers, lost: false\n' +
+        'gone from 2 of 3 servers, lost: true (LockLostError)\nrelease: LockGroupError\n',
+    );
+  },
+};
+
+/** Examples on a master with a replica (replica sync). */
+const REPLICATED: Record<string, (stdout: string) => void> = {
+  'replica-sync.ts': (out) => {
+    expect(out).toBe(
+      'token 1; on the replica: lock true, counter 1\nafter the release, on the replica: lock false\n' +
+        'acquire: 1 of 2 replicas acknowledged\nlocked after the failed acquisition: false\n',
+    );
+  },
+};
+
+// Programs are named in kebab case; a file named after the class it exports (FencedStorage.ts) is a
+// module that programs import, and runs as part of them.
+const files = readdirSync(sources).filter((file) => file.endsWith('.ts'));
+const isModule = (file: string) => /^[A-Z]/.test(file);
+
+it('every example has expectations', () => {
+  const programs = files.filter((file) => !isModule(file));
+  const expected = [STANDALONE, CLUSTER, SERVERS, REPLICATED].flatMap((examples) => Object.keys(examples));
+  expect(programs.sort()).toEqual(expected.sort());
+});
+
+it('every module is imported by an example that runs', () => {
+  const imports = files.filter((file) => !isModule(file)).map((file) => readFileSync(`${sources}${file}`, 'utf8'));
+  const unused = files.filter(isModule).filter((module) => !imports.some((text) => text.includes(`from './${module.replace(/\.ts$/, '.js')}'`)));
+  expect(unused).toEqual([]);
+});
+
+it('the examples typecheck', async () => {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const project = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+  await expect(run(process.execPath, [tsc, '--noEmit', '-p', project], { timeout: 60_000 })).resolves.toBeDefined();
+});
+
+/** Runs `examples` as tests on a topology started once for them, stopped after them. */
+function describeOn<T extends { stop(): Promise<void> }>(
+  topology: string,
+  start: () => Promise<T>,
+  env: (started: T) => Record<string, string>,
+  examples: Record<string, (stdout: string) => void>,
+): void {
+  describe(`on ${topology}`, () => {
+    let started: T | undefined;
+    beforeAll(async () => {
+      started = await start();
+    });
+    afterAll(() => started?.stop());
+    for (const [file, check] of Object.entries(examples)) {
+      it(file, async () => {
+        if (!started) throw new Error(`${topology} did not start`);
+        check(await runExample(file, env(started)));
+      });
+    }
+  });
+}
+
+describeOn('a standalone server', () => startStandalone(), (node) => ({ REDIS_URL: node.url }), STANDALONE);
+describeOn('a cluster', () => startCluster(), (cluster) => ({
+  REDIS_CLUSTER_NODES: cluster.startupNodes.map(({ host, port }) => `${host}:${port}`).join(','),
+}), CLUSTER);
+describeOn('three servers', () => startServers(3), (servers) => ({ REDIS_URLS: servers.urls.join(',') }), SERVERS);
+describeOn('a master with a replica', () => startReplicated(), ({ master, replica }) => ({
+  REDIS_URL: master.url,
+  REDIS_REPLICA_URL: replica.url,
+}), REPLICATED);

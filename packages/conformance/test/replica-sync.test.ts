@@ -1,0 +1,151 @@
+// Replica sync (LockClientOptions.replicaSync) on a master with a replica: standalone, and a
+// cluster whose masters each have one. Replicas are paused and killed for real.
+import { ReplicaSyncError, type LockClient } from '@deadbolt/core';
+import { parseInfo, type RedisNode } from '@deadbolt/test-harness';
+import { describe, expect, it } from 'vitest';
+import { BACKENDS, type Backend } from '../src/backends.js';
+import { useBackendContext } from '../src/SuiteContext.js';
+
+/** The running replica of the master that owns `key`. */
+async function replicaFor(backend: Backend, key: string): Promise<RedisNode> {
+  const master = backend.cluster ? await backend.cluster.masterForKey(key) : backend.nodes[0];
+  for (const node of backend.nodes) {
+    if (node === master || !node.running) continue;
+    const info = parseInfo(await node.command('INFO', 'replication'));
+    if (info.get('role') === 'slave' && Number(info.get('master_port')) === master?.port) return node;
+  }
+  throw new Error(`no replica of the master of ${key}`);
+}
+
+/** Runs a read on a replica; a cluster replica serves reads once told READONLY. */
+async function readReplica(backend: Backend, replica: RedisNode, ...args: string[]): Promise<unknown> {
+  const connection = await replica.connect();
+  try {
+    if (backend.cluster) await connection.command('READONLY');
+    return await connection.command(...args);
+  } finally {
+    connection.close();
+  }
+}
+
+/** How many times the master owning `key` ran `command` (lower case), from INFO commandstats. */
+async function calls(backend: Backend, key: string, command: string): Promise<number> {
+  const stats = String(await backend.command(['INFO', 'commandstats'], key));
+  return Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+}
+
+/** Nothing of a failed acquisition is left: no lock on the master, no subscription, no renewal. */
+async function expectNothingLeft(backend: Backend, client: LockClient, name: string): Promise<void> {
+  expect(await backend.command(['EXISTS', name], name)).toBe(0);
+  expect(client.channels.channels).toEqual([]);
+  expect(client.renewals.size).toBe(0);
+}
+
+describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ adapter, topology }) => {
+  const ctx = useBackendContext(adapter, topology, { replicas: 1, dedicated: true });
+
+  it('with a live replica, acquire and release wait for it: the replica has each write as soon as the call returns', async () => {
+    const client = await ctx.client({ replicaSync: { timeout: 10_000 } });
+    const name = ctx.uniqueName('live');
+    const replica = await replicaFor(ctx.backend(), name);
+    const waits = await calls(ctx.backend(), name, 'wait');
+    const held = await client.lock(name).acquire({ owner: 'o' });
+    expect(await readReplica(ctx.backend(), replica, 'HGETALL', name)).toEqual([`${client.id}:o`, '1']);
+    await held.release();
+    expect(await readReplica(ctx.backend(), replica, 'EXISTS', name)).toBe(0);
+    expect(await calls(ctx.backend(), name, 'wait')).toBe(waits + 2);
+  });
+
+  it('costs nothing when off: no WAIT is sent', async () => {
+    const client = await ctx.client();
+    const name = ctx.uniqueName('off');
+    const waits = await calls(ctx.backend(), name, 'wait');
+    await (await client.lock(name).acquire()).release();
+    expect(await calls(ctx.backend(), name, 'wait')).toBe(waits);
+  });
+
+  it('uses WAIT on a server without WAITAOF (Redis before 7.2), even with AOF on', async () => {
+    const name = ctx.uniqueName('aof');
+    const version = parseInfo(String(await ctx.backend().command(['INFO', 'server'], name))).get('redis_version') ?? '';
+    expect(version).toMatch(/^(?:[0-6]|7\.[01])\./);
+    await ctx.backend().command(['CONFIG', 'SET', 'appendonly', 'yes'], name);
+    try {
+      const client = await ctx.client({ replicaSync: { timeout: 10_000 } });
+      const waits = await calls(ctx.backend(), name, 'wait');
+      await (await client.lock(name).acquire()).release();
+      expect(await calls(ctx.backend(), name, 'wait')).toBe(waits + 2);
+      expect(await calls(ctx.backend(), name, 'waitaof')).toBe(0);
+    } finally {
+      await ctx.backend().command(['CONFIG', 'SET', 'appendonly', 'no'], name);
+    }
+  });
+
+  it('with the replica paused, acquire fails with ReplicaSyncError after the timeout and gives the lock back', async () => {
+    const timeout = 300;
+    const client = await ctx.client({ replicaSync: { timeout } });
+    const name = ctx.uniqueName('paused');
+    const replica = await replicaFor(ctx.backend(), name);
+    await replica.pause();
+    try {
+      const started = performance.now();
+      const error = await client.lock(name).acquire().catch((e: unknown) => e);
+      // Ended by WAIT's timeout: not sooner, and not by the 10 s command timeout.
+      const elapsed = performance.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(timeout - 10);
+      expect(elapsed).toBeLessThan(5_000);
+      expect(error).toBeInstanceOf(ReplicaSyncError);
+      expect(error).toMatchObject({ operation: 'acquire', acknowledged: 0, required: 1, lockName: name });
+      await expectNothingLeft(ctx.backend(), client, name);
+      // tryAcquire and withLock fail the same way, and never run the callback.
+      await expect(client.lock(name).tryAcquire()).rejects.toBeInstanceOf(ReplicaSyncError);
+      let ran = false;
+      await expect(client.lock(name).withLock(() => (ran = true))).rejects.toBeInstanceOf(ReplicaSyncError);
+      expect(ran).toBe(false);
+      await expectNothingLeft(ctx.backend(), client, name);
+    } finally {
+      await replica.resume();
+    }
+  });
+
+  it('with the replica paused, a release fails with ReplicaSyncError, and the lock is released on the master', async () => {
+    const client = await ctx.client({ replicaSync: { timeout: 300 } });
+    const name = ctx.uniqueName('paused-release');
+    const replica = await replicaFor(ctx.backend(), name);
+    const held = await client.lock(name).acquire();
+    await replica.pause();
+    try {
+      await expect(held.release()).rejects.toMatchObject({ name: 'ReplicaSyncError', operation: 'release', acknowledged: 0 });
+      await expectNothingLeft(ctx.backend(), client, name);
+    } finally {
+      await replica.resume();
+    }
+  });
+
+  it('with retries, a replica that comes back during a later wait lets the acquisition through', async () => {
+    const client = await ctx.client({ replicaSync: { timeout: 200, retries: 50 } });
+    const name = ctx.uniqueName('retries');
+    const replica = await replicaFor(ctx.backend(), name);
+    const waits = await calls(ctx.backend(), name, 'wait');
+    await replica.pause();
+    const acquiring = client.lock(name).acquire({ owner: 'late' });
+    try {
+      // Long enough for the first waits to come back empty.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    } finally {
+      await replica.resume();
+    }
+    const held = await acquiring;
+    expect(await calls(ctx.backend(), name, 'wait')).toBeGreaterThan(waits + 1);
+    expect(await readReplica(ctx.backend(), replica, 'HGETALL', name)).toEqual([`${client.id}:late`, '1']);
+    await held.release();
+  });
+
+  // Last: the replica stays dead.
+  it('with the replica killed, acquire fails with ReplicaSyncError and leaves no lock behind', async () => {
+    const client = await ctx.client({ replicaSync: { timeout: 300 } });
+    const name = ctx.uniqueName('killed');
+    await (await replicaFor(ctx.backend(), name)).kill();
+    await expect(client.lock(name).acquire()).rejects.toMatchObject({ name: 'ReplicaSyncError', acknowledged: 0, required: 1 });
+    await expectNothingLeft(ctx.backend(), client, name);
+  });
+});

@@ -1,0 +1,9 @@
+import { coreLua, defineScript } from '@deadbolt/core';
+import acquire from './lua/acquire.lua';
+import token from './lua/token.lua';
+
+/** The fenced lock's own scripts; it releases, renews and force-unlocks with the plain lock's. */
+export const fencedScripts = {
+  acquire: defineScript('fenced-lock/acquire', `${coreLua.hold}\n${acquire}`),
+  token: defineScript('fenced-lock/token', token),
+} as const;

@@ -1,0 +1,4 @@
+import { describeLockConformance } from '@deadbolt/conformance';
+import { fencedLock } from './fencedLockKind.js';
+
+describeLockConformance(fencedLock, ['reentrancy', 'lease', 'faults']);

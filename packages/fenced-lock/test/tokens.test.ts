@@ -1,0 +1,86 @@
+// Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
+// across owners, clients and processes.
+import { BACKENDS, useSuiteContext } from '@deadbolt/conformance';
+import { FencedLock } from '@deadbolt/fenced-lock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChildProcess } from './child/ChildProcess.js';
+import { fencedLock } from './fencedLockKind.js';
+
+describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, topology }) => {
+  const ctx = useSuiteContext(fencedLock, adapter, topology);
+  afterEach(() => ChildProcess.killAll());
+
+  it("every acquisition, a re-entry too, draws the counter's next value; currentToken reads it", async () => {
+    const [a, b] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('sequence');
+    const [lockA, lockB] = [new FencedLock(a, name), new FencedLock(b, name)];
+    expect(await lockA.currentToken()).toBeNull();
+    const first = await lockA.acquire({ owner: 'x' });
+    const reentry = await lockA.acquire({ owner: 'x' });
+    expect([first.token, reentry.token]).toEqual([1n, 2n]);
+    expect(await lockA.holdCount('x')).toBe(2);
+    // A failed attempt draws nothing.
+    expect(await lockB.tryAcquire()).toBeNull();
+    expect(await lockB.currentToken()).toBe(2n);
+    await reentry.release();
+    await first.release();
+    const other = await lockB.withLock((_signal, held) => held.token);
+    expect(other).toBe(3n);
+    expect(await lockA.currentToken()).toBe(3n);
+    await new FencedLock(a, name).withLock(async (_signal, outer) => {
+      await using inner = await lockA.acquire();
+      expect([outer.token, inner.token]).toEqual([4n, 5n]);
+    });
+  });
+
+  it("keeps Redisson's layout: the plain lock's hash, and the counter in the lock's slot", async () => {
+    const client = await ctx.client();
+    const name = `{${ctx.uniqueName('layout')}}:orders`;
+    const lock = new FencedLock(client, name);
+    expect(lock.tokenKey).toBe(`redisson_lock_token:${name}`);
+    const held = await lock.acquire({ owner: '7' });
+    expect(await ctx.backend().command(['HGETALL', name], name)).toEqual([`${client.id}:7`, '1']);
+    expect(await ctx.backend().command(['GET', lock.tokenKey], name)).toBe(String(held.token));
+    await held.release();
+    // Neither a release nor a force-unlock resets the counter: tokens only go up.
+    await lock.acquire();
+    expect(await lock.forceUnlock()).toBe(true);
+    expect(await ctx.backend().command(['EXISTS', name], name)).toBe(0);
+    expect(await lock.currentToken()).toBe(2n);
+    expect((await lock.acquire()).token).toBe(3n);
+  });
+
+  it('tokens are exact beyond 2^53, as the 64-bit counter holds them', async () => {
+    const client = await ctx.client();
+    const lock = new FencedLock(client, ctx.uniqueName('big'));
+    const start = 2n ** 62n + 1n;
+    await ctx.backend().command(['SET', lock.tokenKey, String(start)], lock.tokenKey);
+    const held = await lock.acquire();
+    expect(held.token).toBe(start + 1n);
+    expect(await lock.currentToken()).toBe(start + 1n);
+    await held.release();
+  });
+
+  it('a counter that is not an integer fails the acquisition and leaves the lock untaken', async () => {
+    const client = await ctx.client();
+    const lock = new FencedLock(client, ctx.uniqueName('corrupt'));
+    await ctx.backend().command(['SET', lock.tokenKey, 'not a number'], lock.tokenKey);
+    await expect(lock.tryAcquire()).rejects.toThrow(/not an integer/);
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it('3 processes contending with re-entries see strictly increasing tokens in hold order, none skipped', async () => {
+    const name = ctx.uniqueName('processes');
+    const listKey = `${name}:tokens`;
+    const iterations = 15;
+    const children = Array.from({ length: 3 }, () =>
+      ChildProcess.start('./tokenContender.ts', { spec: ctx.backend().spec, lockName: name, listKey, iterations }),
+    );
+    for (const child of children) expect(await child.line()).toBe('done');
+    await Promise.all(children.map((child) => child.finish()));
+    const tokens = ((await ctx.backend().command(['LRANGE', listKey, 0, -1], listKey)) as string[]).map(BigInt);
+    const drawn = 3 * iterations * 2;
+    expect(tokens).toEqual(Array.from({ length: drawn }, (_, i) => BigInt(i + 1)));
+    expect(await new FencedLock(await ctx.client(), name).currentToken()).toBe(BigInt(drawn));
+  }, 60_000);
+});

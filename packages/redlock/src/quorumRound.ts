@@ -1,0 +1,68 @@
+import type { HeldLock } from '@deadbolt/core';
+import { withTimeout } from '@deadbolt/multilock';
+
+/** One deployment's acquisition attempt, already sent. */
+export interface NodeAttempt {
+  /** The member lock's name, for the timeout's message. */
+  readonly name: string;
+  /** Resolves the hold when granted, `null` when the lock is held there by someone else. */
+  readonly grant: Promise<HeldLock | null>;
+}
+
+/** What one round of attempts was decided with. */
+export interface RoundOutcome {
+  /** The holds granted in time, in the order of the attempts. */
+  readonly granted: readonly HeldLock[];
+  /**
+   * The attempts that had not answered, or not in time, when the round was decided: each may
+   * still grant, and whoever takes the outcome must keep or give back what they grant.
+   */
+  readonly pending: readonly Promise<HeldLock | null>[];
+  /** Why the attempts that failed (rather than found the lock taken) failed, before the round was decided. */
+  readonly errors: readonly unknown[];
+}
+
+/**
+ * Waits on attempts made in parallel, each for at most `nodeTimeout`, and is decided as soon as
+ * `needed` of them granted, or so many failed, timed out or were refused that `needed` can no
+ * longer be reached, or `signal` aborts: never later than `nodeTimeout`, however many nodes are
+ * dead.
+ */
+export function quorumRound(attempts: readonly NodeAttempt[], needed: number, nodeTimeout: number, signal: AbortSignal | undefined): Promise<RoundOutcome> {
+  return new Promise((resolve) => {
+    const granted = new Map<number, HeldLock>();
+    const unanswered = new Set(attempts.map(({ grant }) => grant));
+    const errors: unknown[] = [];
+    let failed = 0;
+    let decided = false;
+    const decide = () => {
+      if (decided) return;
+      decided = true;
+      signal?.removeEventListener('abort', decide);
+      const inOrder = [...granted].sort(([a], [b]) => a - b).map(([, held]) => held);
+      resolve({ granted: inOrder, pending: [...unanswered], errors });
+    };
+    const count = (index: number, held: HeldLock | null) => {
+      if (decided) return;
+      if (held) granted.set(index, held);
+      else failed += 1;
+      if (granted.size >= needed || failed > attempts.length - needed) decide();
+    };
+    signal?.addEventListener('abort', decide, { once: true });
+    if (signal?.aborted) decide();
+    attempts.forEach(({ name, grant }, index) => {
+      withTimeout(grant, nodeTimeout, name).then(
+        (held) => {
+          if (!decided) unanswered.delete(grant);
+          count(index, held);
+        },
+        // Unreachable or too slow: a failure for this round. A slow one stays unanswered, since it
+        // may still grant.
+        (error: unknown) => {
+          if (!decided) errors.push(error);
+          count(index, null);
+        },
+      );
+    });
+  });
+}

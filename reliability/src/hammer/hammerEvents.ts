@@ -1,0 +1,67 @@
+import type { ChildJob } from '@deadbolt/conformance/connect';
+import type { RedisAddress } from '@deadbolt/test-harness';
+
+/** One lock a hammer worker contends for, and how hard. */
+export interface HammerSubjectJob {
+  readonly kind: string;
+  readonly role: string;
+  readonly lockName: string;
+  /** Concurrent tasks in the worker, each with an owner of its own. */
+  readonly tasks: number;
+  /** Holds each task takes, one after the other. */
+  readonly iterations: number;
+}
+
+/** What the test process hands a hammer worker. */
+export interface HammerJob extends ChildJob {
+  /** The store of the guarded resources (see `ResourceStore`). */
+  readonly store: RedisAddress;
+  readonly subjects: readonly HammerSubjectJob[];
+  /** How long each hold works between its read and its write, in ms. */
+  readonly workMs: number;
+}
+
+/** The environment variable a hammer worker reads its job from. */
+export const HAMMER_JOB_VARIABLE = 'DEADBOLT_RELIABILITY_HAMMER_JOB';
+
+/** How a hold ended. `not-held`: the release found the lock no longer held by its owner. */
+export type ReleaseOutcome = 'released' | 'not-held';
+
+/**
+ * What a hammer worker prints, one JSON line each. Times are monotonic microseconds
+ * (`monotonicMicros`), comparable across processes.
+ */
+export type HammerEvent =
+  | { readonly event: 'ready' }
+  /** A task got the lock it asked for at `requested`: its hold starts now, `at`. */
+  | { readonly event: 'acquired'; readonly subject: number; readonly hold: string; readonly requested: number; readonly at: number }
+  /**
+   * A hold's work ended at `end` and its release is about to be sent. `wrote`: its increment
+   * landed in the store (exclusive roles only); `rejected`: the fenced store refused its token;
+   * `lost`: its signal had aborted by `end`.
+   */
+  | {
+      readonly event: 'worked';
+      readonly hold: string;
+      readonly end: number;
+      readonly wrote: boolean;
+      readonly rejected: boolean;
+      readonly lost: boolean;
+    }
+  /** A hold's release went as `release` says. */
+  | { readonly event: 'released'; readonly hold: string; readonly release: ReleaseOutcome }
+  /** A typed error (a `LockError`) that the task retried: Redis was unreachable, say. */
+  | { readonly event: 'retried'; readonly stage: 'acquire' | 'release'; readonly error: string }
+  | { readonly event: 'done' }
+  /** Something the suite does not allow (an untyped error): the worker exits with 1. */
+  | { readonly event: 'failed'; readonly message: string };
+
+/** The hold id of iteration `iteration` of a task; its owner is the id without the last part. */
+export function holdId(pid: number, subject: number, task: number, iteration: number): string {
+  return `${pid}.${subject}.${task}.${iteration}`;
+}
+
+/** The owner (process and task) of a hold id. */
+export function ownerOfHold(hold: string): string {
+  return hold.slice(0, hold.lastIndexOf('.'));
+}

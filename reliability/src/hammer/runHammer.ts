@@ -1,0 +1,247 @@
+import { fileURLToPath } from 'node:url';
+import type { Backend } from '@deadbolt/conformance';
+import type { RedisAddress } from '@deadbolt/test-harness';
+import { sendCommand } from '@deadbolt/test-harness';
+import { FaultLog, type FaultType } from '../faults/FaultLog.js';
+import type { LockSubject } from '../kinds.js';
+import { WorkerProcess } from '../process/WorkerProcess.js';
+import { resourceKeys } from '../store/ResourceStore.js';
+import { HAMMER_JOB_VARIABLE, ownerOfHold, type HammerEvent, type HammerJob, type ReleaseOutcome } from './hammerEvents.js';
+import { findOverlaps, type HoldInterval, type Overlap } from './overlaps.js';
+
+const SCRIPT = fileURLToPath(new URL('../workers/hammer.ts', import.meta.url));
+
+/** A hammer worker process, as faults see it. */
+export type HammerWorker = WorkerProcess<HammerEvent>;
+
+/** What a fault can reach while the hammer runs. */
+export interface HammerFaultContext {
+  readonly backend: Backend;
+  /** Where a freeze records its interval. */
+  readonly log: FaultLog;
+  /** The lock names in use, by kind name. */
+  readonly lockNames: ReadonlyMap<string, string>;
+  /** A running worker, one in the middle of a hold when there is one. */
+  holdingWorker(): HammerWorker;
+}
+
+/** A fault the hammer injects once, when its turn comes; the hammer counts it once injected. */
+export interface HammerFault {
+  readonly type: FaultType;
+  inject(context: HammerFaultContext): Promise<void>;
+}
+
+/** One hammer run. */
+export interface HammerOptions {
+  readonly backend: Backend;
+  /** The server of the guarded resources; no fault touches it. */
+  readonly store: RedisAddress;
+  readonly subjects: readonly LockSubject[];
+  /** Worker processes, each contending for every subject. */
+  readonly processes: number;
+  readonly tasksPerSubject: number;
+  readonly holdsPerTask: number;
+  /** How long each hold works between its read and its write, in ms. */
+  readonly workMs: number;
+  /** The workers' watchdog lease, in ms; short, so that a killed holder's lock frees soon. */
+  readonly watchdogTimeout: number;
+  /** A label unique to this run, for lock names; one hash tag, so a cluster keeps them in one slot. */
+  readonly label: string;
+  /** Injected in order, spread over the run by the number of holds completed. */
+  readonly faults: readonly HammerFault[];
+}
+
+/**
+ * One hold of the run, from its worker's events: it lasts from its grant to the end of its work,
+ * or, when its worker was killed at work, to the worker's end.
+ */
+export interface HammerHold extends HoldInterval {
+  readonly id: string;
+  readonly subject: string;
+  /** How the release went; `killed` when the worker was killed before it knew. */
+  readonly outcome: ReleaseOutcome | 'killed';
+  readonly wrote: boolean;
+  readonly rejected: boolean;
+  readonly lost: boolean;
+}
+
+/** What a guarded resource held at the end of the run. */
+export interface ResourceState {
+  readonly lock: string;
+  readonly counter: number;
+  /** Ids of the holds whose increment landed. */
+  readonly landed: ReadonlySet<string>;
+}
+
+/** Everything a hammer run saw. */
+export interface HammerReport {
+  readonly holds: readonly HammerHold[];
+  readonly overlaps: readonly Overlap<HammerHold>[];
+  readonly resources: readonly ResourceState[];
+  /** Typed errors the workers retried, by stage and error name. */
+  readonly retried: Readonly<Record<string, number>>;
+  readonly faults: FaultLog;
+}
+
+/**
+ * Runs worker processes that hammer one lock of each subject's kind while `faults` are injected,
+ * then reads back every hold and the guarded resources.
+ */
+export async function runHammer(options: HammerOptions): Promise<HammerReport> {
+  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.name, `{${options.label}}:${kind.name}`]));
+  const job: HammerJob = {
+    spec: options.backend.spec,
+    clientOptions: { watchdogTimeout: options.watchdogTimeout },
+    store: { host: options.store.host, port: options.store.port },
+    subjects: options.subjects.map(({ kind, role }) => ({
+      kind: kind.name,
+      role: role.name,
+      lockName: lockNames.get(kind.name) ?? '',
+      tasks: options.tasksPerSubject,
+      iterations: options.holdsPerTask,
+    })),
+    workMs: options.workMs,
+  };
+  const workers = Array.from({ length: options.processes }, () => WorkerProcess.start<HammerEvent>(SCRIPT, HAMMER_JOB_VARIABLE, job));
+  await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
+  const progress = new Progress(workers, options.subjects.length * options.tasksPerSubject * options.holdsPerTask);
+  const log = new FaultLog();
+  const context: HammerFaultContext = { backend: options.backend, log, lockNames, holdingWorker: () => progress.holdingWorker() };
+  for (const worker of workers) worker.send('go');
+
+  const faultCount = options.faults.length;
+  for (const [index, fault] of options.faults.entries()) {
+    // Spread over the run, leaving its last stretch free of faults.
+    await progress.reached((index + 1) / (faultCount + 1.5), fault.type);
+    await fault.inject(context);
+    log.record(fault.type);
+  }
+  const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
+  await Promise.all(workers.filter((worker) => !killed.has(worker)).map((worker) => worker.finished()));
+
+  const holds = workers.flatMap((worker) => holdsOf(worker, options.subjects, job));
+  return {
+    holds,
+    overlaps: findOverlaps(holds, log.pauses, options.watchdogTimeout * 1000),
+    resources: await Promise.all([...lockNames.values()].map((lock) => resourceState(options.store, lock))),
+    retried: countRetries(workers),
+    faults: log,
+  };
+}
+
+/** Counts completed holds and tells when a share of the run is done. */
+class Progress {
+  readonly #workers: readonly HammerWorker[];
+  readonly #perWorker: number;
+  readonly #open = new Map<HammerWorker, number>();
+  readonly #done = new Map<HammerWorker, number>();
+  readonly #waiters = new Set<() => void>();
+
+  constructor(workers: readonly HammerWorker[], perWorker: number) {
+    this.#workers = workers;
+    this.#perWorker = perWorker;
+    for (const worker of workers) {
+      worker.onEvent((event) => {
+        if (event.event === 'acquired') this.#open.set(worker, (this.#open.get(worker) ?? 0) + 1);
+        if (event.event === 'released') {
+          this.#open.set(worker, (this.#open.get(worker) ?? 1) - 1);
+          this.#done.set(worker, (this.#done.get(worker) ?? 0) + 1);
+        }
+        for (const wake of [...this.#waiters]) wake();
+      });
+      void worker.finished().catch(() => undefined).then(() => this.#waiters.forEach((wake) => wake()));
+    }
+  }
+
+  /**
+   * Resolves once `share` of the holds the run can still complete are done (a killed worker's
+   * remaining holds no longer count); rejects if every worker ended before that.
+   */
+  reached(share: number, awaiting: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.#completed() >= share * this.#achievable()) {
+          this.#waiters.delete(check);
+          resolve();
+        } else if (this.#workers.every((worker) => worker.exit !== undefined)) {
+          this.#waiters.delete(check);
+          reject(new Error(`every hammer worker ended before the fault "${awaiting}" was due:\n${this.#workers.map(describeEnd).join('\n')}`));
+        }
+      };
+      this.#waiters.add(check);
+      check();
+    });
+  }
+
+  /** A running worker with a hold open, or any running worker. */
+  holdingWorker(): HammerWorker {
+    const running = this.#workers.filter((worker) => worker.exit === undefined);
+    const worker = running.find((candidate) => (this.#open.get(candidate) ?? 0) > 0) ?? running[0];
+    if (worker === undefined) throw new Error(`no hammer worker is running:\n${this.#workers.map(describeEnd).join('\n')}`);
+    return worker;
+  }
+
+  #completed(): number {
+    return [...this.#done.values()].reduce((sum, count) => sum + count, 0);
+  }
+
+  #achievable(): number {
+    return this.#workers.reduce((sum, worker) => sum + (worker.exit?.signal === 'SIGKILL' ? (this.#done.get(worker) ?? 0) : this.#perWorker), 0);
+  }
+}
+
+function holdsOf(worker: HammerWorker, subjects: readonly LockSubject[], job: HammerJob): HammerHold[] {
+  const acquired = new Map<string, Extract<HammerEvent, { event: 'acquired' }>>();
+  const worked = new Map<string, Extract<HammerEvent, { event: 'worked' }>>();
+  const released = new Map<string, ReleaseOutcome>();
+  for (const event of worker.events) {
+    if (event.event === 'acquired') acquired.set(event.hold, event);
+    if (event.event === 'worked') worked.set(event.hold, event);
+    if (event.event === 'released') released.set(event.hold, event.release);
+  }
+  // A hold still at work when its worker was killed lasted until the worker was gone.
+  const killedAt = worker.exit?.at ?? fail(`worker ${worker.pid} is still running`);
+  return [...acquired.values()].map(({ subject, hold, requested, at }) => {
+    const { role, label } = subjects[subject] ?? fail(`unknown subject ${subject}`);
+    const work = worked.get(hold);
+    return {
+      id: hold,
+      subject: label,
+      lock: job.subjects[subject]?.lockName ?? '',
+      owner: ownerOfHold(hold),
+      pid: worker.pid,
+      exclusive: role.exclusive,
+      requested,
+      start: at,
+      end: work?.end ?? killedAt,
+      wrote: work?.wrote ?? false,
+      rejected: work?.rejected ?? false,
+      lost: work?.lost ?? false,
+      outcome: released.get(hold) ?? 'killed',
+    };
+  });
+}
+
+async function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
+  const keys = resourceKeys(lock);
+  const [counter, landed] = await Promise.all([sendCommand(store, ['GET', keys.counter]), sendCommand(store, ['SMEMBERS', keys.writes])]);
+  return { lock, counter: Number(counter ?? 0), landed: new Set(Array.isArray(landed) ? landed.map(String) : []) };
+}
+
+function countRetries(workers: readonly HammerWorker[]): Record<string, number> {
+  const retried: Record<string, number> = {};
+  for (const event of workers.flatMap((worker) => worker.events)) {
+    if (event.event === 'retried') retried[`${event.stage}: ${event.error}`] = (retried[`${event.stage}: ${event.error}`] ?? 0) + 1;
+  }
+  return retried;
+}
+
+/** How a worker ended, with what it said of a failure. */
+function describeEnd(worker: HammerWorker): string {
+  const failed = worker.events.find((event) => event.event === 'failed');
+  return `worker ${worker.pid}: ${worker.exit?.signal ?? worker.exit?.code ?? 'running'}${failed?.event === 'failed' ? ` (${failed.message})` : ''}`;
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

@@ -1,0 +1,95 @@
+// A hammer worker: contends for the locks of its job with several tasks each, and inside every
+// hold reads the guarded counter, works a moment (the job's workMs: a freeze landing there turns
+// an overlap into a lost update unless the store is fenced), and writes it back plus one
+// (exclusive roles), so that
+// two holders at once show up as overlapping intervals and as a lost update. Prints every hold
+// as it starts and ends (see HammerEvent); starts on `go` from stdin.
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startChildSession } from '@deadbolt/conformance/connect';
+import { LockError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { monotonicMicros } from '../clock.js';
+import { holdId, HAMMER_JOB_VARIABLE, type HammerEvent, type HammerJob, type ReleaseOutcome } from '../hammer/hammerEvents.js';
+import { kindNamed } from '../kinds.js';
+import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
+
+// A task that needs more tries than this for one hold is stuck, not unlucky.
+const MAX_TRIES = 25;
+// Long enough for any fault the suite injects to pass; a wait that runs out is retried.
+const WAIT_TIME = 30_000;
+
+const emit = (event: HammerEvent) => void process.stdout.write(`${JSON.stringify(event)}\n`);
+
+process.on('unhandledRejection', (reason) => fail(`unhandled rejection: ${describe(reason)}`));
+
+const { job, client, close } = await startChildSession<HammerJob>(HAMMER_JOB_VARIABLE);
+const lines = createInterface({ input: process.stdin });
+emit({ event: 'ready' });
+await once(lines, 'line');
+lines.close();
+
+await Promise.all(
+  job.subjects.flatMap((subject, index) => {
+    const kind = kindNamed(subject.kind);
+    const exclusive = kind.roles.find((role) => role.name === subject.role)?.exclusive ?? true;
+    const lock = kind.create([client], subject.lockName, subject.role);
+    const keys = resourceKeys(subject.lockName);
+    return Array.from({ length: subject.tasks }, async (_, task) => {
+      const store = await ResourceStore.connect(job.store);
+      try {
+        for (let iteration = 0; iteration < subject.iterations; iteration++) {
+          const hold = holdId(process.pid, index, task, iteration);
+          const requested = monotonicMicros();
+          const held = await retried('acquire', () => lock.acquire({ waitTime: WAIT_TIME }));
+          emit({ event: 'acquired', subject: index, hold, requested, at: monotonicMicros() });
+          const token = kind.token?.(held);
+          const read = await store.read(keys, token);
+          let wrote = false;
+          if (read.accepted && exclusive) {
+            await sleep(job.workMs);
+            wrote = await store.write(keys, read.value + 1, hold, token);
+          }
+          emit({ event: 'worked', hold, end: monotonicMicros(), wrote, rejected: !read.accepted || (exclusive && !wrote), lost: held.signal.aborted });
+          emit({ event: 'released', hold, release: await releaseOutcome(held) });
+        }
+      } finally {
+        store.close();
+      }
+    });
+  }),
+).catch((error: unknown) => fail(describe(error)));
+
+await close();
+emit({ event: 'done' });
+
+/** Runs `call`, retrying typed lock errors (Redis unreachable, a wait that ran out); anything else is fatal. */
+async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof LockError) || error instanceof LockNotHeldError || tries >= MAX_TRIES) throw error;
+      emit({ event: 'retried', stage, error: error.name });
+    }
+  }
+}
+
+async function releaseOutcome(held: HeldLock): Promise<ReleaseOutcome> {
+  try {
+    await retried('release', () => held.release());
+    return 'released';
+  } catch (error) {
+    if (error instanceof LockNotHeldError) return 'not-held';
+    throw error;
+  }
+}
+
+function fail(message: string): never {
+  emit({ event: 'failed', message });
+  process.exit(1);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,109 @@
+// The suite's own checks, on inputs made to trip them: the overlap finder, the fenced store, and
+// the figures' arithmetic. A check that cannot fail proves nothing.
+import { startStandalone, type RedisNode } from '@deadbolt/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOverlaps, type HoldInterval } from '../src/hammer/overlaps.js';
+import { summarise } from '../src/results/report.js';
+import { resourceKeys, ResourceStore } from '../src/store/ResourceStore.js';
+
+const hold = (owner: string, start: number, end: number, extra: Partial<HoldInterval> = {}): HoldInterval => ({
+  lock: 'l',
+  owner,
+  pid: Number(owner.split('.')[0]),
+  exclusive: true,
+  start,
+  end,
+  ...extra,
+});
+
+describe('findOverlaps', () => {
+  const LEASE = 1_000;
+
+  it('finds intersecting holds of distinct owners when one is exclusive, and nothing else', () => {
+    const overlaps = findOverlaps(
+      [
+        hold('1.a', 0, 10),
+        hold('2.a', 5, 15),
+        hold('2.a', 20, 30), // same owner as the one before: never an overlap with it
+        hold('3.a', 30, 40), // touches the end of the one before
+        hold('4.r', 50, 60, { exclusive: false }),
+        hold('5.r', 55, 65, { exclusive: false }), // two readers share
+        hold('6.w', 64, 70),
+        hold('7.a', 5, 15, { lock: 'other' }),
+      ],
+      [],
+      LEASE,
+    );
+    expect(overlaps.map(({ earlier, later, excused }) => [earlier.owner, later.owner, excused])).toEqual([
+      ['1.a', '2.a', false],
+      ['5.r', '6.w', false],
+    ]);
+  });
+
+  it('excuses an overlap only where one holder was frozen for a lease after its grant could have come, before the other began', () => {
+    const pauses = [{ pid: 1, from: 100, to: 1_200 }];
+    const frozenHolder = hold('1.a', 90, 1_300);
+    const overlapsWith = (later: HoldInterval, earlier = frozenHolder) => findOverlaps([earlier, later], pauses, LEASE);
+    expect(overlapsWith(hold('2.a', 1_150, 1_250))[0]?.excused).toBe(true);
+    // Started before the freeze began: the earlier lease was still good.
+    expect(overlapsWith(hold('2.a', 95, 1_250))[0]?.excused).toBe(false);
+    // Frozen for less than a lease within the hold.
+    expect(overlapsWith(hold('2.a', 1_150, 1_250), hold('1.a', 300, 1_300))[0]?.excused).toBe(false);
+    // Granted on a request sent before the freeze, recorded after it: the grant may have expired.
+    expect(overlapsWith(hold('2.a', 1_210, 1_250), hold('1.a', 1_205, 1_300, { requested: 50 }))[0]?.excused).toBe(true);
+    // The stale one may be the later by recorded start: granted before the freeze, known after it.
+    expect(findOverlaps([hold('2.a', 1_150, 1_250), hold('1.a', 1_210, 1_300, { requested: 50 })], pauses, LEASE)[0]?.excused).toBe(true);
+    // Another process's freeze explains nothing.
+    expect(findOverlaps([hold('3.a', 90, 1_300), hold('2.a', 1_150, 1_250)], pauses, LEASE)[0]?.excused).toBe(false);
+  });
+});
+
+describe('ResourceStore', () => {
+  let server: RedisNode;
+  let store: ResourceStore;
+  beforeAll(async () => {
+    server = await startStandalone();
+    store = await ResourceStore.connect(server);
+  });
+  afterAll(async () => {
+    store.close();
+    await server.stop();
+  });
+
+  it('fenced: refuses a token lower than the highest it has seen, for reads and writes, and changes nothing then', async () => {
+    const keys = resourceKeys('fenced');
+    expect(await store.write(keys, 1, 'h5', 5n)).toBe(true);
+    expect(await store.read(keys, 3n)).toEqual({ accepted: false });
+    expect(await store.write(keys, 9, 'h4', 4n)).toBe(false);
+    expect(await store.read(keys, 5n)).toEqual({ accepted: true, value: 1 });
+    expect(await store.write(keys, 2, 'h6', 6n)).toBe(true);
+    expect(await store.write(keys, 9, 'h5-late', 5n)).toBe(false);
+    expect(await server.command('SMEMBERS', keys.writes)).toEqual(expect.arrayContaining(['h5', 'h6']));
+    expect(await server.command('SCARD', keys.writes)).toBe(2);
+    expect(await store.read(keys)).toEqual({ accepted: true, value: 2 });
+  });
+
+  it('plain: reads and writes whatever the order, recording each write', async () => {
+    const keys = resourceKeys('plain');
+    expect(await store.read(keys)).toEqual({ accepted: true, value: 0 });
+    expect(await store.write(keys, 7, 'a')).toBe(true);
+    expect(await store.write(keys, 3, 'b')).toBe(true);
+    expect(await store.read(keys)).toEqual({ accepted: true, value: 3 });
+    expect(await server.command('SCARD', keys.writes)).toBe(2);
+  });
+});
+
+describe('summarise', () => {
+  it('adds every test’s figures up, faults by type, in total, by scope and by file', () => {
+    const none = { overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0 };
+    const results = summarise([
+      { ...none, file: 'a', scope: 'x', faults: { 'subscriber CLIENT KILL': 2 }, operations: 10, overlaps: 1 },
+      { ...none, file: 'b', scope: 'x', faults: { 'subscriber CLIENT KILL': 1, 'publish lost': 4 }, operations: 5, badInputs: 3 },
+      { ...none, file: 'b', scope: 'y', faults: {}, operations: 1 },
+    ]);
+    expect(results.totals).toMatchObject({ faultsInjected: 7, operations: 16, overlaps: 1, badInputs: 3 });
+    expect(results.totals.faults).toEqual({ 'subscriber CLIENT KILL': 3, 'publish lost': 4 });
+    expect(results.byScope['x']).toMatchObject({ operations: 15 });
+    expect(results.byFile['b']).toMatchObject({ operations: 6, badInputs: 3 });
+  });
+});
