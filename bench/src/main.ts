@@ -16,7 +16,7 @@ import { deadboltOwnCostUs } from './scenarios/ownCost.js';
 import { parallel, PARALLEL } from './scenarios/parallel.js';
 import { readWrite, READ_WRITE } from './scenarios/readWrite.js';
 import { redlock, REDLOCK } from './scenarios/redlock.js';
-import type { Outcome } from './scenarios/throughput.js';
+import type { Outcome } from './scenarios/turns.js';
 import { UNCONTENDED, uncontended } from './scenarios/uncontended.js';
 import { watchdog, watchdogSpec } from './scenarios/watchdog.js';
 import { SIZES } from './sizes.js';
@@ -40,7 +40,7 @@ const results: BenchResults = {
   targets: [],
 };
 
-/** Runs a scenario for every contender that has its feature, all together (see throughput.ts). */
+/** Runs a scenario for every contender that has its feature, the contenders taking turns (see turns.ts). */
 async function scenarioTogether(spec: ScenarioSpec, run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>) {
   console.log(spec.title);
   const report = startScenario(spec, CONTENDERS);
@@ -69,7 +69,7 @@ try {
   const servers = await startServers(5);
   try {
     const addresses = servers.nodes.map(({ host, port }) => ({ host, port }));
-    await scenario(REDLOCK, (contender) => redlock(contender, addresses, size.redlock.cycles, size.redlock.blocks));
+    await scenarioTogether(REDLOCK, (contenders) => redlock(contenders, addresses, size.redlock.cycles, size.redlock.blocks));
   } finally {
     await servers.stop();
   }

@@ -29,8 +29,8 @@ function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): 
     const server = (figures['serverCpuUsPerCycle'] ?? Number.NaN) - (figures['floorServerCpuUsPerCycle'] ?? Number.NaN);
     return (
       `${head}: not reached. Per cycle Deadbolt costs ${round(client)} µs more client CPU and ${round(server)} µs more server CPU than the floor's two round trips. ` +
-      `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest is the driver encoding two commands with 9 more arguments, ` +
-      'and redis-server running two Lua scripts of 3 and 6 commands (the unlock latch that makes a re-sent release harmless, and the publish that wakes waiters) where the floor runs `return 1`.'
+      `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest of the client's is the driver and the kernel sending two larger commands (11 more keys and arguments) and reading their replies, ` +
+      'and the server\'s is redis-server running two Lua scripts of 3 and 6 commands (the release writes an unlock latch key, which makes a re-sent release harmless, and publishes to wake waiters) where the floor runs `return 1`.'
     );
   });
 }

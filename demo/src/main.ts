@@ -29,7 +29,7 @@ console.log(server.node ? `Started redis-server on port ${server.port} (pid ${se
 const redis = new Redis(server.url);
 const locks = new LockClient(ioredisExecutor(redis));
 try {
-  await redis.del('demo:counter', 'demo:lock', 'demo:order:Lock', 'demo:order:FairLock');
+  await redis.del('demo:counter', 'demo:lock', ...['Lock', 'FairLock'].flatMap((kind) => [`demo:order:${kind}`, `demo:ready:${kind}`, `demo:go:${kind}`]));
   console.log(`${PROCESSES} processes x ${TASKS} tasks x ${ROUNDS} rounds contend for lock "demo:lock"\n`);
   const started = performance.now();
   await Promise.all(
@@ -46,10 +46,15 @@ try {
   for (const kind of ['Lock', 'FairLock']) {
     const name = `demo:order-lock:${kind}`;
     const held = await (kind === 'FairLock' ? new FairLock(locks, name) : locks.lock(name)).acquire();
-    const startAt = Date.now() + 1_500;
-    // Waiter w<i> runs in process i % QUEUERS and asks at startAt + i * ARRIVAL_GAP.
+    // Waiter w<i> runs in process i % QUEUERS and asks at startAt + i * ARRIVAL_GAP, once every
+    // process is ready (starting one takes a while on a busy machine).
     const schedule = (p: number) => arrival.flatMap((label, i) => (i % QUEUERS === p ? [`${label}@${i * ARRIVAL_GAP}`] : []));
-    const queued = Array.from({ length: QUEUERS }, (_, p) => runWorker(['queue', server.url, kind, String(startAt), ...schedule(p)]));
+    const queued = Array.from({ length: QUEUERS }, (_, p) => runWorker(['queue', server.url, kind, ...schedule(p)]));
+    const signals = redis.duplicate();
+    for (let p = 0; p < QUEUERS; p++) await signals.blpop(`demo:ready:${kind}`, 0);
+    signals.disconnect();
+    const startAt = Date.now() + 100;
+    await redis.rpush(`demo:go:${kind}`, ...Array.from({ length: QUEUERS }, () => String(startAt)));
     await new Promise((resolve) => setTimeout(resolve, startAt + WAITERS * ARRIVAL_GAP + 200 - Date.now()));
     await held.release();
     await Promise.all(queued);

@@ -2,9 +2,10 @@
 // - `contend <url> <label> <tasks> <rounds>`: a few tasks take the shared lock in turn, and inside
 //   each hold read a counter, pause, and write it back plus one. Without the lock, updates would
 //   be lost.
-// - `queue <url> <kind> <startAt> <waiter>...`: each waiter `<name>@<offset>` asks for a lock of
-//   `kind` (Lock or FairLock) at startAt + offset ms, and once it holds the lock appends its name
-//   to the list demo:order:<kind>.
+// - `queue <url> <kind> <waiter>...`: says it is ready (list demo:ready:<kind>), takes the start
+//   time the main process hands out (list demo:go:<kind>), then each waiter `<name>@<offset>` asks
+//   for a lock of `kind` (Lock or FairLock) at start + offset ms, and once it holds the lock
+//   appends its name to the list demo:order:<kind>.
 import { LockClient } from '@deadbolt/core';
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { FairLock } from '@deadbolt/fair-lock';
@@ -32,9 +33,12 @@ if (mode === 'contend') {
     }),
   );
 } else {
-  const [kind = 'Lock', startAt = '0', ...waiters] = args;
+  const [kind = 'Lock', ...waiters] = args;
   const name = `demo:order-lock:${kind}`;
   const lock = kind === 'FairLock' ? new FairLock(locks, name) : locks.lock(name);
+  // A process that starts late must not bunch its waiters together: everyone starts on one signal.
+  await redis.rpush(`demo:ready:${kind}`, String(process.pid));
+  const [, startAt = '0'] = (await redis.blpop(`demo:go:${kind}`, 0)) ?? [];
   await Promise.all(
     waiters.map(async (waiter) => {
       const [label = '?', offset = '0'] = waiter.split('@');

@@ -5,14 +5,14 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { BACKENDS, eventually, useBackendContext, type AdapterName } from '@deadbolt/conformance';
-import { InvalidArgumentError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { InvalidArgumentError, LockNotHeldError, type LockClient } from '@deadbolt/core';
 import { Cluster, Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
-import { badInputTable, errorOf, type BadInputSubjects } from '../src/badInput/badInputTable.js';
+import { badInputTable, clientsOf, errorOf, type BadInputSubjects } from '../src/badInput/badInputTable.js';
 import type { BadValue } from '../src/badInput/badValues.js';
 import { commandCalls } from '../src/checks/commandStats.js';
-import { exclusiveRole, subjectsOn } from '../src/kinds.js';
+import { exclusiveRole, groupSubjectsOn, REDLOCK_DEPLOYMENTS, subjectsOn, type DeploymentClients, type HammeredHold } from '../src/kinds.js';
 import { recordFigures } from '../src/results/figures.js';
 
 /** Each adapter's factory, with a driver client it accepts and those it must refuse (never connected). */
@@ -43,27 +43,34 @@ function adapterUnderTest(adapter: AdapterName, address: { host: string; port: n
 }
 
 describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input on %s', (adapter) => {
-  const ctx = useBackendContext(adapter, 'standalone', { dedicated: true });
+  // Servers of the test's own: the first for every kind, the others for RedLock's independent deployments.
+  const contexts = Array.from({ length: REDLOCK_DEPLOYMENTS }, () => useBackendContext(adapter, 'standalone', { dedicated: true }));
   const subjects = subjectsOn('standalone');
+  const groupSubjects = groupSubjectsOn('standalone');
+  const clientPerServer = async (): Promise<DeploymentClients> => {
+    const [first, ...others] = await Promise.all(contexts.map((ctx) => ctx.client()));
+    if (first === undefined) throw new Error('no server');
+    return [first, ...others];
+  };
 
   it('every bad input to every entry point gets the right typed error, and Redis sees none of it', async () => {
-    const backend = ctx.backend();
-    const [node] = backend.nodes;
+    const nodes = contexts.map((ctx) => ctx.backend().nodes[0] ?? fail('the test needs servers of its own'));
+    const [node] = nodes;
     if (node === undefined) throw new Error('the test needs a server of its own');
-    const client = await ctx.client();
-    const closedClient = await ctx.client();
-    await closedClient.close();
-    const releasedHolds: HeldLock[] = [];
-    for (const subject of subjects) {
-      const held = await subject.kind.create([client], ctx.uniqueName(subject.label), subject.role.name).acquire();
+    const clients = await clientPerServer();
+    const closedClients = await clientPerServer();
+    await Promise.all(closedClients.map((client: LockClient) => client.close()));
+    const releasedHolds: HammeredHold[] = [];
+    for (const subject of [...subjects, ...groupSubjects]) {
+      const held = await subject.kind.create(clientsOf(subject.kind, clients), contexts[0]!.uniqueName(subject.label), subject.role.name).acquire();
       await held.release();
       releasedHolds.push(held);
     }
     const adapterSubjects = adapterUnderTest(adapter, node);
     const newExecutor = () => adapterSubjects.factory(adapterSubjects.validClient as never);
-    const table = badInputTable({ newExecutor, client, closedClient, subjects, releasedHolds, adapter: adapterSubjects });
+    const table = badInputTable({ newExecutor, clients, closedClients, subjects, groupSubjects, releasedHolds, adapter: adapterSubjects });
 
-    const before = await commandCalls(node);
+    const before = await Promise.all(nodes.map(commandCalls));
     const wrong: string[] = [];
     for (const entry of table) {
       for (const badInput of entry.cases) {
@@ -74,7 +81,7 @@ describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input o
         }
       }
     }
-    const after = await commandCalls(node);
+    const after = await Promise.all(nodes.map(commandCalls));
     adapterSubjects.close();
 
     const tried = table.reduce((sum, entry) => sum + entry.cases.length, 0);
@@ -83,6 +90,10 @@ describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input o
     expect(after, 'commands Redis ran during the bad inputs').toEqual(before);
   });
 });
+
+function fail(message: string): never {
+  throw new Error(message);
+}
 
 describe.each(BACKENDS)('odd but legal input on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);

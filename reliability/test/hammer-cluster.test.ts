@@ -4,16 +4,14 @@
 // locks' master is failed over to its replica.
 import { failOverLockMaster, killHolder, killWorkerSubscribers, pauseHolder } from '../src/faults/hammerFaults.js';
 import { describeHammer } from '../src/hammer/describeHammer.js';
-import { HAMMER_SHAPE, SHORT_PAUSE_MS } from '../src/hammer/hammerShape.js';
+import { HAMMER_ON, SHORT_PAUSE_MS } from '../src/hammer/hammerShape.js';
 import { subjectsOn } from '../src/kinds.js';
 
 const freeze = pauseHolder(SHORT_PAUSE_MS, 'process SIGSTOP within lease');
 
 describeHammer(import.meta.url, {
   title: 'no two owners hold a lock at once and no update is lost through process, connection and failover faults',
-  topology: 'cluster',
-  backendOptions: { replicas: 1 },
+  ...HAMMER_ON.cluster,
   subjects: subjectsOn('cluster'),
-  shape: HAMMER_SHAPE,
   faults: [killWorkerSubscribers, freeze, failOverLockMaster, killHolder, freeze, killWorkerSubscribers],
 });

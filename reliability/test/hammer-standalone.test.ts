@@ -3,18 +3,15 @@
 // within their lease and killed mid-hold, and the server is SIGKILLed and restarted from its
 // append-only file.
 import { killHolder, killWorkerSubscribers, pauseHolder, restartServerWithData } from '../src/faults/hammerFaults.js';
-import { PERSISTENT_SERVER_ARGS } from '../src/faults/serverFaults.js';
 import { describeHammer } from '../src/hammer/describeHammer.js';
-import { HAMMER_SHAPE, SHORT_PAUSE_MS } from '../src/hammer/hammerShape.js';
+import { HAMMER_ON, SHORT_PAUSE_MS } from '../src/hammer/hammerShape.js';
 import { subjectsOn } from '../src/kinds.js';
 
 const freeze = pauseHolder(SHORT_PAUSE_MS, 'process SIGSTOP within lease');
 
 describeHammer(import.meta.url, {
   title: 'no two owners hold a lock at once and no update is lost through process, connection and server faults',
-  topology: 'standalone',
-  backendOptions: { dedicated: true, serverArgs: PERSISTENT_SERVER_ARGS },
+  ...HAMMER_ON.standalone,
   subjects: subjectsOn('standalone'),
-  shape: HAMMER_SHAPE,
   faults: [killWorkerSubscribers, freeze, restartServerWithData, killHolder, freeze, killWorkerSubscribers],
 });

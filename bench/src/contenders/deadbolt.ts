@@ -2,8 +2,9 @@ import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { LockClient, type LockBase } from '@deadbolt/core';
 import { FairLock } from '@deadbolt/fair-lock';
+import { RedLock } from '@deadbolt/redlock';
 import { connect, disconnect, type Address, type Connection, type DriverName } from '../drivers.js';
-import type { Contender, LockSession, Mutex, SessionOptions } from './Contender.js';
+import type { Contender, LockSession, Mutex, RedlockSession, SessionOptions } from './Contender.js';
 
 /** The library name of Deadbolt's contenders. */
 export const DEADBOLT = 'Deadbolt';
@@ -13,11 +14,7 @@ export interface DeadboltSession extends LockSession {
   readonly client: LockClient;
 }
 
-/**
- * Deadbolt on `driver`, through its adapter. Its RedLock row is added here: a `connectRedlock`
- * that builds `@deadbolt/redlock`'s `RedLock` over one LockClient per address, once that
- * package exports it.
- */
+/** Deadbolt on `driver`, through its adapter. */
 export function deadbolt(driver: DriverName): Contender {
   return {
     id: `deadbolt/${driver}`,
@@ -26,11 +23,12 @@ export function deadbolt(driver: DriverName): Contender {
     features: {
       fair: true,
       readWrite: true,
-      redlock: '`@deadbolt/redlock` does not export `RedLock` yet',
+      redlock: true,
       autoExtend: true,
     },
     settings: 'defaults: the watchdog keeps every lock (30 s lease, renewed every 10 s)',
     connect: (address, options) => connectDeadbolt(driver, address, options),
+    connectRedlock: (addresses) => connectDeadboltRedlock(driver, addresses),
   };
 }
 
@@ -49,6 +47,19 @@ export async function connectDeadbolt(driver: DriverName, address: Address, opti
       await client.close();
       await disconnect(connection);
     },
+  };
+}
+
+/** Deadbolt's RedLock over one lock client per address, each with its defaults. */
+async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Address[]): Promise<RedlockSession> {
+  const sessions = await Promise.all(addresses.map((address) => connectDeadbolt(driver, address)));
+  return {
+    connections: sessions.map((session) => session.connection),
+    mutex: (name) => {
+      const redLock = new RedLock(sessions.map((session) => session.client.lock(name)));
+      return { acquire: () => redLock.acquire() };
+    },
+    close: async () => void (await Promise.all(sessions.map((session) => session.close()))),
   };
 }
 

@@ -2,7 +2,8 @@ import type { Contender } from '../contenders/Contender.js';
 import type { Address } from '../drivers.js';
 import { inTasks } from '../measure.js';
 import type { ScenarioSpec } from '../report.js';
-import { throughput, throughputColumns, type Outcome } from './throughput.js';
+import { throughput, throughputColumns } from './throughput.js';
+import type { Outcome } from './turns.js';
 
 /** Scenario 2's table. */
 export const PARALLEL: ScenarioSpec = {

@@ -1,6 +1,7 @@
 import type { Contender } from '../contenders/Contender.js';
 import { trivialScript, type Address } from '../drivers.js';
 import type { ScenarioSpec } from '../report.js';
+import { takeTurns, type Outcome } from './turns.js';
 import { percentile } from '../stats.js';
 
 /** Scenario 6's table. */
@@ -9,7 +10,7 @@ export const REDLOCK: ScenarioSpec = {
   title: '6. RedLock over 5 servers',
   measures:
     'the latency of acquiring an uncontended RedLock over 5 independent redis-servers (release not timed), sequential, one client per server; round trips: commands sent per acquire + release, over all servers.',
-  floor: 'one trivial EVALSHA sent to all 5 servers at once, until all 5 answered (one quorum round trip), in blocks interleaved with the lock\'s.',
+  floor: 'one trivial EVALSHA sent to all 5 servers at once, until all 5 answered (one quorum round trip), in blocks interleaved with the lock\'s, every contender\'s blocks taking turns.',
   columns: [
     { key: 'acquireP50Ms', label: 'acquire p50 ms' },
     { key: 'acquireP99Ms', label: 'acquire p99 ms' },
@@ -23,51 +24,57 @@ export const REDLOCK: ScenarioSpec = {
   feature: 'redlock',
 };
 
-/** Scenario 6 for one contender: `cycles` acquisitions in `blocks` blocks, alternating with the floor's. */
-export async function redlock(contender: Contender, addresses: readonly Address[], cycles: number, blocks: number) {
-  if (!contender.connectRedlock) throw new Error(`${contender.id} has no RedLock`);
-  const session = await contender.connectRedlock(addresses);
-  try {
+/**
+ * Scenario 6 for every contender with a RedLock, taking turns: `cycles` acquisitions each, in
+ * `blocks` blocks, each followed by a block of the floor's round trips.
+ */
+export function redlock(contenders: readonly Contender[], addresses: readonly Address[], cycles: number, blocks: number): Promise<Map<string, Outcome>> {
+  const perBlock = Math.ceil(cycles / blocks);
+  return takeTurns(contenders, blocks, async (contender) => {
+    if (!contender.connectRedlock) throw new Error(`${contender.id} has no RedLock`);
+    const session = await contender.connectRedlock(addresses);
     const mutex = session.mutex(`bench:redlock:${contender.id}`);
+    const sentByAll = () => session.connections.reduce((sum, connection) => sum + connection.counter.sent, 0);
     const acquires: number[] = [];
     const floors: number[] = [];
-    const perBlock = Math.ceil(cycles / blocks);
-    const sentByAll = () => session.connections.reduce((sum, connection) => sum + connection.counter.sent, 0);
     let sent = 0;
-    for (let block = -1; block < blocks; block++) {
-      // Block -1 warms both up and is not counted.
-      const lockTimes: number[] = [];
-      const floorTimes: number[] = [];
-      const sentBefore = sentByAll();
-      for (let i = 0; i < perBlock; i++) {
-        const asked = performance.now();
-        const held = await mutex.acquire();
-        lockTimes.push(performance.now() - asked);
-        await held.release();
-      }
-      const sentInBlock = sentByAll() - sentBefore;
-      for (let i = 0; i < perBlock; i++) {
-        const asked = performance.now();
-        await Promise.all(session.connections.map(trivialScript));
-        floorTimes.push(performance.now() - asked);
-      }
-      if (block < 0) continue;
-      acquires.push(...lockTimes);
-      floors.push(...floorTimes);
-      sent += sentInBlock;
-    }
-    const p50 = percentile(acquires, 50);
-    const p99 = percentile(acquires, 99);
     return {
-      acquireP50Ms: p50,
-      acquireP99Ms: p99,
-      floorP50Ms: percentile(floors, 50),
-      floorP99Ms: percentile(floors, 99),
-      p50InFloors: p50 / percentile(floors, 50),
-      p99InFloors: p99 / percentile(floors, 99),
-      roundTripsPerCycle: sent / acquires.length,
+      block: async (counted) => {
+        const sentBefore = sentByAll();
+        const lockTimes = await timed(perBlock, () => mutex.acquire(), (held) => held.release());
+        const sentInBlock = sentByAll() - sentBefore;
+        const floorTimes = await timed(perBlock, () => Promise.all(session.connections.map(trivialScript)));
+        if (!counted) return;
+        acquires.push(...lockTimes);
+        floors.push(...floorTimes);
+        sent += sentInBlock;
+      },
+      figures: () => {
+        const p50 = percentile(acquires, 50);
+        const p99 = percentile(acquires, 99);
+        return {
+          acquireP50Ms: p50,
+          acquireP99Ms: p99,
+          floorP50Ms: percentile(floors, 50),
+          floorP99Ms: percentile(floors, 99),
+          p50InFloors: p50 / percentile(floors, 50),
+          p99InFloors: p99 / percentile(floors, 99),
+          roundTripsPerCycle: sent / acquires.length,
+        };
+      },
+      close: () => session.close(),
     };
-  } finally {
-    await session.close();
+  });
+}
+
+/** `count` sequential runs of `step`, each timed, then `after` (untimed) with its result: the times in ms. */
+async function timed<T>(count: number, step: () => Promise<T>, after?: (result: T) => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const result = await step();
+    times.push(performance.now() - started);
+    await after?.(result);
   }
+  return times;
 }

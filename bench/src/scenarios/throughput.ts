@@ -1,10 +1,10 @@
-// The throughput scenarios (1 and 2) run every contender together, block by block, so that a
-// machine that drifts during the scenario weighs on all of them alike, and on each contender's
-// floor as on its lock.
-import type { Contender, LockSession, Mutex } from '../contenders/Contender.js';
+// The throughput scenarios (1 and 2): the contenders take turns (turns.ts), and each one's floor
+// runs right after each of its lock's blocks, so that drift weighs on floor and lock alike.
+import type { Contender, Mutex } from '../contenders/Contender.js';
 import type { Address } from '../drivers.js';
 import { floorMutex, measured, total, type Measured } from '../measure.js';
 import type { Column } from '../report.js';
+import { takeTurns, type Outcome } from './turns.js';
 
 /** The columns of a throughput scenario's table; `unit` names one cycle (cycle, acquisition). */
 export function throughputColumns(unit: string): Column[] {
@@ -20,73 +20,44 @@ export function throughputColumns(unit: string): Column[] {
   ];
 }
 
-/** A contender's figures, or why it has none. */
-export type Outcome = Record<string, number> | Error;
-
-interface Subject {
-  readonly contender: Contender;
-  readonly session: LockSession;
-  readonly locks: readonly Mutex[];
-  readonly floorLocks: readonly Mutex[];
-  readonly lockBlocks: Measured[];
-  readonly floorBlocks: Measured[];
-  sent: number;
-  failure?: Error;
-}
-
 /**
- * Runs `blocks` rounds after one of warm-up; in each round every contender runs one block on its
- * locks (`locks` names them), then one on as many floor locks (two trivial EVALSHA per cycle, on
- * the same client). `block` makes `cyclesPerBlock` cycles on the locks it is given.
+ * Runs `blocks` rounds after one of warm-up, the contenders taking turns; in each round every
+ * contender runs one block on its locks (`locks` names them), then one on as many floor locks
+ * (two trivial EVALSHA per cycle, on the same client). `block` makes `cyclesPerBlock` cycles on
+ * the locks it is given.
  */
-export async function throughput(
+export function throughput(
   contenders: readonly Contender[],
   address: Address,
   options: { readonly blocks: number; readonly cyclesPerBlock: number; readonly locks: (contender: Contender) => readonly string[] },
   block: (locks: readonly Mutex[]) => Promise<unknown>,
 ): Promise<Map<string, Outcome>> {
-  const outcomes = new Map<string, Outcome>();
-  const subjects: Subject[] = [];
-  for (const contender of contenders) {
-    try {
-      const session = await contender.connect(address);
-      const locks = options.locks(contender).map((name) => session.mutex(name));
-      const floorLocks = locks.map(() => floorMutex(session.connection));
-      subjects.push({ contender, session, locks, floorLocks, lockBlocks: [], floorBlocks: [], sent: 0 });
-    } catch (error) {
-      outcomes.set(contender.id, asError(error));
-    }
-  }
-  try {
-    for (let round = -1; round < options.blocks; round++) {
-      for (const subject of subjects.filter((candidate) => !candidate.failure)) {
-        try {
-          const { counter } = subject.session.connection;
-          const sentBefore = counter.sent;
-          const lock = await measured(address, () => block(subject.locks));
-          const sent = counter.sent - sentBefore;
-          const floor = await measured(address, () => block(subject.floorLocks));
-          // Round -1 warms both up and is not counted.
-          if (round < 0) continue;
-          subject.lockBlocks.push(lock);
-          subject.floorBlocks.push(floor);
-          subject.sent += sent;
-        } catch (error) {
-          subject.failure = asError(error);
-        }
-      }
-    }
-  } finally {
-    await Promise.allSettled(subjects.map((subject) => subject.session.close()));
-  }
-  const cycles = options.cyclesPerBlock * options.blocks;
-  for (const subject of subjects) outcomes.set(subject.contender.id, subject.failure ?? figures(subject, cycles));
-  return outcomes;
+  return takeTurns(contenders, options.blocks, async (contender) => {
+    const session = await contender.connect(address);
+    const { counter } = session.connection;
+    const locks = options.locks(contender).map((name) => session.mutex(name));
+    const floorLocks = locks.map(() => floorMutex(session.connection));
+    const lockBlocks: Measured[] = [];
+    const floorBlocks: Measured[] = [];
+    let sent = 0;
+    return {
+      block: async (counted) => {
+        const sentBefore = counter.sent;
+        const lock = await measured(address, () => block(locks));
+        const sentInBlock = counter.sent - sentBefore;
+        const floor = await measured(address, () => block(floorLocks));
+        if (!counted) return;
+        lockBlocks.push(lock);
+        floorBlocks.push(floor);
+        sent += sentInBlock;
+      },
+      figures: () => figures(total(lockBlocks), total(floorBlocks), sent, options.cyclesPerBlock * options.blocks),
+      close: () => session.close(),
+    };
+  });
 }
 
-function figures(subject: Subject, cycles: number): Record<string, number> {
-  const lock = total(subject.lockBlocks);
-  const floor = total(subject.floorBlocks);
+function figures(lock: Measured, floor: Measured, sent: number, cycles: number): Record<string, number> {
   const cyclesPerSecond = (cycles / lock.ms) * 1000;
   const floorCyclesPerSecond = (cycles / floor.ms) * 1000;
   const perCycle = (ms: number) => (ms * 1000) / cycles;
@@ -94,14 +65,10 @@ function figures(subject: Subject, cycles: number): Record<string, number> {
     cyclesPerSecond,
     floorCyclesPerSecond,
     ratioToFloor: cyclesPerSecond / floorCyclesPerSecond,
-    roundTripsPerCycle: (subject.sent + lock.server.subscriptionCommands) / cycles,
+    roundTripsPerCycle: (sent + lock.server.subscriptionCommands) / cycles,
     clientCpuUsPerCycle: perCycle(lock.clientCpuMs),
     floorClientCpuUsPerCycle: perCycle(floor.clientCpuMs),
     serverCpuUsPerCycle: perCycle(lock.server.cpuMs),
     floorServerCpuUsPerCycle: perCycle(floor.server.cpuMs),
   };
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -61,7 +61,8 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
 
     it('runs a script on the node owning its first key, with every argument passed as given', async () => {
       const { executor } = await connect();
-      const keys = Array.from({ length: 6 }, (_, i) => unique(`route-${i}`));
+      // Tags a, b and c hash to slots 15495, 3300 and 7365: one on each master of a 3-master cluster.
+      const keys = Array.from({ length: 6 }, (_, i) => `{${'abc'[i % 3]}}:${unique(`route-${i}`)}`);
       for (const key of keys) {
         // The second key shares the first one's hash tag: a cluster node refuses non-local keys.
         const reply = await executor.eval(

@@ -1,6 +1,5 @@
-import type { ConformantLock } from '@deadbolt/conformance';
-import { ClientClosedError, InvalidArgumentError, LockClient, LockNotHeldError, type Executor, type HeldLock } from '@deadbolt/core';
-import type { LockSubject } from '../kinds.js';
+import { ClientClosedError, InvalidArgumentError, LockClient, LockNotHeldError, type Executor } from '@deadbolt/core';
+import type { DeploymentClients, HammeredHold, HammeredLock, HammerKind, LockSubject, ReliabilityKind } from '../kinds.js';
 import { BAD_DURATIONS, BAD_NAMES, BAD_OPTIONS_OBJECTS, BAD_OWNERS, BAD_SIGNALS, INFINITE, WRONG_TYPES, type BadValue } from './badValues.js';
 
 /** One bad input to one public entry point, and the typed error it must get. */
@@ -26,14 +25,16 @@ export interface BadInputSubjects {
    * client refuses an executor another one uses, and a bad option wrongly accepted uses one up.
    */
   newExecutor(): Executor;
-  /** An open lock client. */
-  readonly client: LockClient;
-  /** A lock client that was closed. */
-  readonly closedClient: LockClient;
-  /** The lock kinds in every role. */
+  /** Open lock clients, one per independent server, as many as the kind spanning most needs (RedLock). */
+  readonly clients: DeploymentClients;
+  /** As many lock clients, each closed. */
+  readonly closedClients: DeploymentClients;
+  /** The single-lock kinds in every role. */
   readonly subjects: readonly LockSubject[];
-  /** A hold of each subject, in subject order, already released. */
-  readonly releasedHolds: readonly HeldLock[];
+  /** The lock groups in every role. */
+  readonly groupSubjects: readonly LockSubject<HammerKind>[];
+  /** A hold of each subject, then of each group subject, in subject order, already released. */
+  readonly releasedHolds: readonly HammeredHold[];
   /** The adapter's factory, its name, a driver client it accepts, and clients it must refuse. */
   readonly adapter: {
     readonly name: string;
@@ -53,9 +54,13 @@ export function badInputTable(on: BadInputSubjects): EntryPoint[] {
   return [
     { name: 'LockClient constructor', cases: clientCases(on) },
     { name: `${on.adapter.name} executor factory`, cases: adapterCases(on) },
-    ...on.subjects.flatMap((subject, index) => subjectEntries(on, subject, on.releasedHolds[index])),
-    ...uniqueKinds(on.subjects).flatMap((subject) => {
-      const cases = subject.kind.badInputs?.(on.client) ?? [];
+    ...on.subjects.flatMap((subject, index) => [
+      ...subjectEntries(on, subject, on.releasedHolds[index]),
+      ...singleLockEntries(on, subject),
+    ]),
+    ...on.groupSubjects.flatMap((subject, index) => subjectEntries(on, subject, on.releasedHolds[on.subjects.length + index])),
+    ...uniqueKinds([...on.subjects, ...on.groupSubjects]).flatMap((subject) => {
+      const cases = subject.kind.badInputs?.(on.clients) ?? [];
       return cases.length === 0 ? [] : [{ name: `${subject.kind.name} specifics`, cases: cases.map((c) => refused(c.argument, c.input, c.call)) }];
     }),
   ];
@@ -95,10 +100,22 @@ function adapterCases(on: BadInputSubjects): BadInputCase[] {
   ];
 }
 
-function subjectEntries(on: BadInputSubjects, subject: LockSubject, released: HeldLock | undefined): EntryPoint[] {
-  // A lock of its own for every call: one that wrongly took its lock must not hold up the next.
+/** The clients a lock of `kind` is built on: one per deployment it spans. */
+export function clientsOf(kind: HammerKind, clients: readonly LockClient[]): LockClient[] {
+  return clients.slice(0, kind.deployments ?? 1);
+}
+
+// A lock of its own for every call: one that wrongly took its lock must not hold up the next.
+function lockMaker<Built extends HammeredLock>(on: BadInputSubjects, subject: LockSubject<HammerKind<Built>>): (clients?: readonly LockClient[]) => Built {
   let calls = 0;
-  const lock = (client = on.client): ConformantLock => subject.kind.create([client], `bad-input:${subject.label}:${++calls}`, subject.role.name);
+  return (clients = on.clients) => subject.kind.create(clientsOf(subject.kind, clients), `bad-input:${subject.label}:${++calls}`, subject.role.name);
+}
+
+const afterClose = (input: string, call: () => unknown): BadInputCase => ({ input, error: ClientClosedError, call });
+
+/** The acquisitions of a lock or a lock group, their options, a released hold, and each after close. */
+function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, released: HammeredHold | undefined): EntryPoint[] {
+  const lock = lockMaker(on, subject);
   const methods = {
     acquire: (options: unknown) => lock().acquire(options as object),
     tryAcquire: (options: unknown) => lock().tryAcquire(options as object),
@@ -114,19 +131,15 @@ function subjectEntries(on: BadInputSubjects, subject: LockSubject, released: He
       ...each('options.owner', BAD_OWNERS, (value) => call({ owner: value })),
     ].map((c) => ({ ...c, input: `${method}: ${c.input}` })),
   );
-  const closed = lock(on.closedClient);
-  const afterClose = (input: string, call: () => unknown): BadInputCase => ({ input, error: ClientClosedError, call });
+  const closed = lock(on.closedClients);
   return [
-    { name: `${subject.label} constructor`, cases: each('name', BAD_NAMES, (value) => subject.kind.create([on.client], value as string, subject.role.name)) },
     {
-      name: `${subject.label} acquisitions and queries`,
+      name: `${subject.label} acquisitions`,
       cases: [
         ...optionCases,
         ...each('fn', [{ label: 'undefined', value: undefined }, ...WRONG_TYPES.filter(({ label }) => label !== 'a function')], (value) =>
           lock().withLock(value as () => void),
         ),
-        ...each('owner', BAD_OWNERS, (value) => lock().holdCount(value as string)).map((c) => ({ ...c, input: `holdCount: ${c.input}` })),
-        ...each('owner', BAD_OWNERS, (value) => lock().isHeldBy(value as string)).map((c) => ({ ...c, input: `isHeldBy: ${c.input}` })),
       ],
     },
     {
@@ -136,17 +149,33 @@ function subjectEntries(on: BadInputSubjects, subject: LockSubject, released: He
         afterClose('acquire', () => closed.acquire()),
         afterClose('tryAcquire', () => closed.tryAcquire()),
         afterClose('withLock', () => closed.withLock(() => undefined)),
-        afterClose('isLocked', () => closed.isLocked()),
-        afterClose('isHeldBy', () => closed.isHeldBy('owner')),
-        afterClose('holdCount', () => closed.holdCount('owner')),
-        afterClose('remainingTtl', () => closed.remainingTtl()),
-        afterClose('forceUnlock', () => closed.forceUnlock()),
       ],
     },
   ];
 }
 
-function uniqueKinds(subjects: readonly LockSubject[]): LockSubject[] {
+/** What a single lock has beyond a group: a name of its own, and queries. */
+function singleLockEntries(on: BadInputSubjects, subject: LockSubject<ReliabilityKind>): EntryPoint[] {
+  const lock = lockMaker(on, subject);
+  const closed = lock(on.closedClients);
+  return [
+    { name: `${subject.label} constructor`, cases: each('name', BAD_NAMES, (value) => subject.kind.create(clientsOf(subject.kind, on.clients), value as string, subject.role.name)) },
+    {
+      name: `${subject.label} queries`,
+      cases: [
+        ...each('owner', BAD_OWNERS, (value) => lock().holdCount(value as string)).map((c) => ({ ...c, input: `holdCount: ${c.input}` })),
+        ...each('owner', BAD_OWNERS, (value) => lock().isHeldBy(value as string)).map((c) => ({ ...c, input: `isHeldBy: ${c.input}` })),
+        afterClose('isLocked after close', () => closed.isLocked()),
+        afterClose('isHeldBy after close', () => closed.isHeldBy('owner')),
+        afterClose('holdCount after close', () => closed.holdCount('owner')),
+        afterClose('remainingTtl after close', () => closed.remainingTtl()),
+        afterClose('forceUnlock after close', () => closed.forceUnlock()),
+      ],
+    },
+  ];
+}
+
+function uniqueKinds(subjects: readonly LockSubject<HammerKind>[]): LockSubject<HammerKind>[] {
   return subjects.filter((subject, index) => subjects.findIndex((other) => other.kind === subject.kind) === index);
 }
 

@@ -2,7 +2,7 @@ import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core';
 import { sleep } from '@deadbolt/test-harness';
 import { monotonicMicros } from '../clock.js';
 import type { HammerFault } from '../hammer/runHammer.js';
-import { failOver, killSubscribers, restartWithData } from './serverFaults.js';
+import { failOver, restartEmpty, restartWithData } from './serverFaults.js';
 
 /** SIGKILL a worker, in the middle of a hold when one is: its locks stay taken until their lease ends. */
 export const killHolder: HammerFault = {
@@ -31,11 +31,15 @@ export function pauseHolder(ms: number, type: 'process SIGSTOP within lease' | '
   };
 }
 
-/** Kills every subscriber connection of the workers (CLIENT KILL): wake-ups in flight are lost. */
+/**
+ * Kills every subscriber connection of the workers (CLIENT KILL), on every deployment: wake-ups in
+ * flight are lost. Throws when there was none to kill.
+ */
 export const killWorkerSubscribers: HammerFault = {
   type: 'subscriber CLIENT KILL',
-  async inject({ backend }) {
-    await killSubscribers(backend, DEFAULT_SUBSCRIBER_NAME);
+  async inject({ backend, otherBackends }) {
+    const killed = await Promise.all([backend, ...otherBackends].map((each) => each.killClientsByName(DEFAULT_SUBSCRIBER_NAME)));
+    if (killed.every((count) => count === 0)) throw new Error(`no connection named ${DEFAULT_SUBSCRIBER_NAME} to kill`);
   },
 };
 
@@ -57,5 +61,18 @@ export const failOverLockMaster: HammerFault = {
     const [name] = lockNames.values();
     if (name === undefined) throw new Error('no lock to fail over');
     await failOver(backend, name);
+  },
+};
+
+/**
+ * SIGKILLs the server of one of a RedLock's independent deployments and starts it again empty:
+ * holders keep their quorum on the others, and nobody else can gather one.
+ */
+export const restartRedLockNodeEmpty: HammerFault = {
+  type: 'redlock node restarted empty',
+  async inject({ otherBackends }) {
+    const [node] = otherBackends;
+    if (node === undefined) throw new Error('no second deployment to restart');
+    await restartEmpty(node, SERVER_DOWN_MS);
   },
 };

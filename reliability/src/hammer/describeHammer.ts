@@ -1,6 +1,6 @@
 import { useBackendContext, type BackendOptions, type TopologyName } from '@deadbolt/conformance';
 import { afterEach, describe, it } from 'vitest';
-import type { LockSubject } from '../kinds.js';
+import type { HammerKind, LockSubject } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { backendsOn } from '../suite/backends.js';
 import { useStore } from '../store/useStore.js';
@@ -13,7 +13,13 @@ export interface HammerPlan {
   readonly title: string;
   readonly topology: TopologyName;
   readonly backendOptions: BackendOptions;
-  readonly subjects: readonly LockSubject[];
+  /**
+   * Independent deployments of `topology`, each with its own client in every worker: 1 unless
+   * given; more for kinds that span several (RedLock), whose figures are then recorded under
+   * `<adapter>/redlock`.
+   */
+  readonly deployments?: number;
+  readonly subjects: readonly LockSubject<HammerKind>[];
   readonly shape: HammerShape;
   readonly faults: readonly HammerFault[];
 }
@@ -21,13 +27,21 @@ export interface HammerPlan {
 /** The hammer of `plan` on every adapter; nothing is registered when it has no subject. */
 export function describeHammer(testFile: string, plan: HammerPlan): void {
   if (plan.subjects.length === 0) return;
-  describe.each(backendsOn(plan.topology))(`hammer on $adapter/${plan.topology}`, ({ adapter }) => {
-    const ctx = useBackendContext(adapter, plan.topology, plan.backendOptions);
+  const deployments = plan.deployments ?? 1;
+  describe.each(backendsOn(plan.topology))(`hammer on $adapter/${plan.topology}${deployments > 1 ? ` ×${deployments}` : ''}`, ({ adapter }) => {
+    const first = useBackendContext(adapter, plan.topology, plan.backendOptions);
+    const others = Array.from({ length: deployments - 1 }, () => useBackendContext(adapter, plan.topology, plan.backendOptions));
     const store = useStore();
     afterEach(() => WorkerProcess.killAll());
 
     it(plan.title, async () => {
-      await hammerAndVerify(testFile, ctx, { store: store(), subjects: plan.subjects, shape: plan.shape, faults: plan.faults });
+      await hammerAndVerify(testFile, [first, ...others], {
+        store: store(),
+        subjects: plan.subjects,
+        shape: plan.shape,
+        faults: plan.faults,
+        ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
+      });
     });
   });
 }

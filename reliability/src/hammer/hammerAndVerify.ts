@@ -1,19 +1,37 @@
 import type { BackendContext } from '@deadbolt/conformance';
 import type { RedisAddress } from '@deadbolt/test-harness';
-import type { LockSubject } from '../kinds.js';
+import type { HammerKind, LockSubject } from '../kinds.js';
 import { recordFigures } from '../results/figures.js';
 import type { HammerShape } from './hammerShape.js';
 import { runHammer, type HammerFault, type HammerReport } from './runHammer.js';
 import { expectHammerHeld, hammerFigures } from './verifyHammer.js';
 
-/** Runs the hammer on the context's backend, records its figures for `testFile`, and checks them. */
-export async function hammerAndVerify(
-  testFile: string,
-  ctx: BackendContext,
-  run: { store: RedisAddress; subjects: readonly LockSubject[]; shape: HammerShape; faults: readonly HammerFault[] },
-): Promise<HammerReport> {
-  const report = await runHammer({ ...run.shape, backend: ctx.backend(), store: run.store, subjects: run.subjects, label: ctx.uniqueName('hammer'), faults: run.faults });
-  recordFigures(testFile, ctx.backend().name, hammerFigures(report));
+/** What one hammer run takes besides its deployments. */
+export interface HammerRun {
+  readonly store: RedisAddress;
+  readonly subjects: readonly LockSubject<HammerKind>[];
+  readonly shape: HammerShape;
+  readonly faults: readonly HammerFault[];
+  /** The scope its figures are recorded under (`ioredis/redlock`); the first backend's name when absent. */
+  readonly scope?: string;
+}
+
+/**
+ * Runs the hammer on the first context's backend (and on the others', for kinds that span
+ * independent deployments), records its figures for `testFile`, and checks them.
+ */
+export async function hammerAndVerify(testFile: string, contexts: readonly [BackendContext, ...BackendContext[]], run: HammerRun): Promise<HammerReport> {
+  const [ctx, ...others] = contexts;
+  const report = await runHammer({
+    ...run.shape,
+    backend: ctx.backend(),
+    otherBackends: others.map((other) => other.backend()),
+    store: run.store,
+    subjects: run.subjects,
+    label: ctx.uniqueName('hammer'),
+    faults: run.faults,
+  });
+  recordFigures(testFile, run.scope ?? ctx.backend().name, hammerFigures(report));
   expectHammerHeld(report, run.shape.watchdogTimeout * 1000);
   return report;
 }

@@ -1,4 +1,4 @@
-import type { ChildJob } from '@deadbolt/conformance/connect';
+import type { ChildJob, ConnectionSpec } from '@deadbolt/conformance/connect';
 import type { RedisAddress } from '@deadbolt/test-harness';
 
 /** One lock a hammer worker contends for, and how hard. */
@@ -14,6 +14,11 @@ export interface HammerSubjectJob {
 
 /** What the test process hands a hammer worker. */
 export interface HammerJob extends ChildJob {
+  /**
+   * The independent deployments after the first (`spec`), for kinds that span several (RedLock):
+   * the worker connects one lock client to each.
+   */
+  readonly otherSpecs: readonly ConnectionSpec[];
   /** The store of the guarded resources (see `ResourceStore`). */
   readonly store: RedisAddress;
   readonly subjects: readonly HammerSubjectJob[];

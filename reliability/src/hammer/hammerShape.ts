@@ -1,3 +1,4 @@
+import { PERSISTENT_SERVER_ARGS } from '../faults/serverFaults.js';
 import type { HammerOptions } from './runHammer.js';
 
 /** How big a hammer run is and how long its leases are. */
@@ -23,3 +24,13 @@ export const FENCED_SHAPE = { processes: 4, tasksPerSubject: 3, holdsPerTask: 10
 
 /** A freeze past the fenced run's lease. */
 export const LONG_PAUSE_MS = 1_600;
+
+/**
+ * Where the within-lease hammers run, at {@link HAMMER_SHAPE}: a standalone server of their own
+ * that keeps its data across a crash (for the restart fault), or a cluster with a replica per
+ * master (for the failover fault).
+ */
+export const HAMMER_ON = {
+  standalone: { topology: 'standalone', backendOptions: { dedicated: true, serverArgs: PERSISTENT_SERVER_ARGS }, shape: HAMMER_SHAPE },
+  cluster: { topology: 'cluster', backendOptions: { replicas: 1 }, shape: HAMMER_SHAPE },
+} as const;

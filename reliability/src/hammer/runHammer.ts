@@ -3,7 +3,7 @@ import type { Backend } from '@deadbolt/conformance';
 import type { RedisAddress } from '@deadbolt/test-harness';
 import { sendCommand } from '@deadbolt/test-harness';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
-import type { LockSubject } from '../kinds.js';
+import type { HammerKind, LockSubject } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { resourceKeys } from '../store/ResourceStore.js';
 import { HAMMER_JOB_VARIABLE, ownerOfHold, type HammerEvent, type HammerJob, type ReleaseOutcome } from './hammerEvents.js';
@@ -17,6 +17,8 @@ export type HammerWorker = WorkerProcess<HammerEvent>;
 /** What a fault can reach while the hammer runs. */
 export interface HammerFaultContext {
   readonly backend: Backend;
+  /** The independent deployments after `backend`, for kinds that span several (RedLock). */
+  readonly otherBackends: readonly Backend[];
   /** Where a freeze records its interval. */
   readonly log: FaultLog;
   /** The lock names in use, by kind name. */
@@ -34,9 +36,11 @@ export interface HammerFault {
 /** One hammer run. */
 export interface HammerOptions {
   readonly backend: Backend;
+  /** The independent deployments after `backend`, for kinds that span several (RedLock). */
+  readonly otherBackends: readonly Backend[];
   /** The server of the guarded resources; no fault touches it. */
   readonly store: RedisAddress;
-  readonly subjects: readonly LockSubject[];
+  readonly subjects: readonly LockSubject<HammerKind>[];
   /** Worker processes, each contending for every subject. */
   readonly processes: number;
   readonly tasksPerSubject: number;
@@ -91,6 +95,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   const lockNames = new Map(options.subjects.map(({ kind }) => [kind.name, `{${options.label}}:${kind.name}`]));
   const job: HammerJob = {
     spec: options.backend.spec,
+    otherSpecs: options.otherBackends.map((backend) => backend.spec),
     clientOptions: { watchdogTimeout: options.watchdogTimeout },
     store: { host: options.store.host, port: options.store.port },
     subjects: options.subjects.map(({ kind, role }) => ({
@@ -106,7 +111,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
   const progress = new Progress(workers, options.subjects.length * options.tasksPerSubject * options.holdsPerTask);
   const log = new FaultLog();
-  const context: HammerFaultContext = { backend: options.backend, log, lockNames, holdingWorker: () => progress.holdingWorker() };
+  const context: HammerFaultContext = { backend: options.backend, otherBackends: options.otherBackends, log, lockNames, holdingWorker: () => progress.holdingWorker() };
   for (const worker of workers) worker.send('go');
 
   const faultCount = options.faults.length;
@@ -190,7 +195,7 @@ class Progress {
   }
 }
 
-function holdsOf(worker: HammerWorker, subjects: readonly LockSubject[], job: HammerJob): HammerHold[] {
+function holdsOf(worker: HammerWorker, subjects: readonly LockSubject<HammerKind>[], job: HammerJob): HammerHold[] {
   const acquired = new Map<string, Extract<HammerEvent, { event: 'acquired' }>>();
   const worked = new Map<string, Extract<HammerEvent, { event: 'worked' }>>();
   const released = new Map<string, ReleaseOutcome>();

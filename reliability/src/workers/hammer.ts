@@ -7,11 +7,12 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startChildSession } from '@deadbolt/conformance/connect';
-import { LockError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { connectExecutor, startChildSession } from '@deadbolt/conformance/connect';
+import { LockClient, LockError, LockNotHeldError } from '@deadbolt/core';
+import { LockGroupError } from '@deadbolt/multilock';
 import { monotonicMicros } from '../clock.js';
 import { holdId, HAMMER_JOB_VARIABLE, type HammerEvent, type HammerJob, type ReleaseOutcome } from '../hammer/hammerEvents.js';
-import { kindNamed } from '../kinds.js';
+import { kindNamed, type HammeredHold } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 
 // A task that needs more tries than this for one hold is stuck, not unlucky.
@@ -24,6 +25,13 @@ const emit = (event: HammerEvent) => void process.stdout.write(`${JSON.stringify
 process.on('unhandledRejection', (reason) => fail(`unhandled rejection: ${describe(reason)}`));
 
 const { job, client, close } = await startChildSession<HammerJob>(HAMMER_JOB_VARIABLE);
+const others = await Promise.all(
+  job.otherSpecs.map(async (spec) => {
+    const connected = await connectExecutor(spec);
+    return { client: new LockClient(connected.executor, job.clientOptions), connected };
+  }),
+);
+const clients = [client, ...others.map((other) => other.client)];
 const lines = createInterface({ input: process.stdin });
 emit({ event: 'ready' });
 await once(lines, 'line');
@@ -33,7 +41,7 @@ await Promise.all(
   job.subjects.flatMap((subject, index) => {
     const kind = kindNamed(subject.kind);
     const exclusive = kind.roles.find((role) => role.name === subject.role)?.exclusive ?? true;
-    const lock = kind.create([client], subject.lockName, subject.role);
+    const lock = kind.create(clients, subject.lockName, subject.role);
     const keys = resourceKeys(subject.lockName);
     return Array.from({ length: subject.tasks }, async (_, task) => {
       const store = await ResourceStore.connect(job.store);
@@ -60,28 +68,39 @@ await Promise.all(
   }),
 ).catch((error: unknown) => fail(describe(error)));
 
+for (const other of others) {
+  await other.client.close();
+  await other.connected.close();
+}
 await close();
 emit({ event: 'done' });
 
-/** Runs `call`, retrying typed lock errors (Redis unreachable, a wait that ran out); anything else is fatal. */
+/**
+ * Runs `call`, retrying typed lock errors (Redis unreachable, a wait that ran out); anything else is
+ * fatal. A group's failed release is not retried whole: the group counts as released once called.
+ */
 async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof LockError) || error instanceof LockNotHeldError || tries >= MAX_TRIES) throw error;
+      if (!(error instanceof LockError) || error instanceof LockNotHeldError || error instanceof LockGroupError || tries >= MAX_TRIES) throw error;
       emit({ event: 'retried', stage, error: error.name });
     }
   }
 }
 
-async function releaseOutcome(held: HeldLock): Promise<ReleaseOutcome> {
+/** How a release went; a lock group's members that failed to release (Redis away) are released again one by one. */
+async function releaseOutcome(held: HammeredHold): Promise<ReleaseOutcome> {
   try {
     await retried('release', () => held.release());
     return 'released';
   } catch (error) {
     if (error instanceof LockNotHeldError) return 'not-held';
-    throw error;
+    if (!(error instanceof LockGroupError)) throw error;
+    emit({ event: 'retried', stage: 'release', error: error.name });
+    const members = await Promise.all(error.failures.map(({ member }) => releaseOutcome(member)));
+    return members.every((outcome) => outcome === 'released') ? 'released' : 'not-held';
   }
 }
 

@@ -4,9 +4,8 @@
 // reason, whether its fenced write was refused, and what its release threw.
 import { createInterface } from 'node:readline';
 import { startChildSession } from '@deadbolt/conformance/connect';
-import type { HeldLock } from '@deadbolt/core';
 import { CHECK_COMMAND, HOLDER_JOB_VARIABLE, type HoldCheck, type HolderEvent, type HolderJob } from '../holder/holderEvents.js';
-import { kindNamed } from '../kinds.js';
+import { kindNamed, type HammeredHold } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 
 // How long a resumed holder waits to be told its lock is lost before reporting that it was not.
@@ -47,7 +46,7 @@ store.close();
 emit({ event: 'checked', holds: checks });
 await close();
 
-function abortedOrTimeout(held: HeldLock): Promise<void> {
+function abortedOrTimeout(held: HammeredHold): Promise<void> {
   if (held.signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, SIGNAL_WAIT_MS);
