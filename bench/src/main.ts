@@ -4,11 +4,12 @@
 // and writes nothing.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { startServers, startStandalone } from '@deadbolt/test-harness';
+import { startReplicated, startServers, startStandalone } from '@deadbolt/test-harness';
 import type { Contender } from './contenders/Contender.js';
 import { CONTENDERS, isDeadbolt } from './contenders/index.js';
 import type { Address } from './drivers.js';
 import { addRow, compareWithDeadbolt, participants, recordOutcome, renderMarkdown, startScenario, type BenchResults, type ScenarioSpec } from './report.js';
+import { fenced, FENCED } from './scenarios/fenced.js';
 import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
 import { handoff, handoffSpec } from './scenarios/handoff.js';
 import { memory, memorySpec } from './scenarios/memory.js';
@@ -63,6 +64,15 @@ const server = await startStandalone();
 const address: Address = { host: server.host, port: server.port };
 try {
   await scenarioTogether(UNCONTENDED, (contenders) => uncontended(contenders, address, size.uncontended.cycles, size.uncontended.blocks));
+  const replicated = await startReplicated();
+  try {
+    const fencedReport = await scenario(FENCED, (contender) => fenced(contender, replicated, size.fenced), CONTENDERS.filter(isDeadbolt));
+    for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
+      fencedReport.absent.push({ contender: peer.id, reason: 'no fencing tokens or replica sync' });
+    }
+  } finally {
+    await replicated.stop();
+  }
   await scenarioTogether(PARALLEL, (contenders) => parallel(contenders, address, size.parallel.cyclesPerTask, size.parallel.blocks));
   await handoffScenarios();
   await scenario(READ_WRITE, (contender) => readWrite(contender, address, size.readWrite));

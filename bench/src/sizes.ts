@@ -7,6 +7,7 @@ export const SIZES = {
   full: {
     ownCostCycles: 20_000,
     uncontended: { cycles: 3_000, blocks: 6 },
+    fenced: { cycles: 1_000, blocks: 6 },
     parallel: { cyclesPerTask: 10, blocks: 3 },
     handoff: { acquisitionsPerProcess: 500, maxMs: 4_000, drainMs: 2_000, idleFloorSamples: 500, leaseMs: 3_000 },
     readWrite: { cycles: 6_400, loadMs: 5_000 },
@@ -17,6 +18,7 @@ export const SIZES = {
   smoke: {
     ownCostCycles: 500,
     uncontended: { cycles: 60, blocks: 2 },
+    fenced: { cycles: 20, blocks: 1 },
     parallel: { cyclesPerTask: 1, blocks: 1 },
     handoff: { acquisitionsPerProcess: 10, maxMs: 500, drainMs: 500, idleFloorSamples: 50, leaseMs: 1_000 },
     readWrite: { cycles: 256, loadMs: 400 },

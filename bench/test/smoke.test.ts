@@ -10,6 +10,7 @@ const require = createRequire(import.meta.url);
 // The scenarios a run reports, by the start of their headings.
 const SCENARIOS = [
   '1. Uncontended',
+  '1b. Fenced lock and replica sync',
   '2. Parallel',
   '3. Contended handoff: 8 waiters',
   '3. Contended handoff: 128 waiters',

@@ -63,7 +63,8 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
   };
 }
 
-function executorOn(connection: Connection) {
+/** The Deadbolt executor over a benchmark connection, through its driver's adapter. */
+export function executorOn(connection: Connection) {
   return connection.driver === 'ioredis' ? ioredisExecutor(connection.client) : nodeRedisExecutor(connection.client);
 }
 
