@@ -1,19 +1,10 @@
-import { InvalidArgumentError, LockClient, type Executor } from '@deadbolt/core';
+import { unreachableExecutor } from '@deadbolt/conformance';
+import { InvalidArgumentError, LockClient } from '@deadbolt/core';
 import { FairLock } from '@deadbolt/fair-lock';
 import { describe, expect, it } from 'vitest';
 
 // Bad options are rejected before anything reaches Redis: this executor fails every call.
-const refuse = () => Promise.reject(new Error('nothing may reach Redis'));
-const unreachable: Executor = {
-  isCluster: false,
-  evalsha: refuse,
-  eval: refuse,
-  command: refuse,
-  subscribe: refuse,
-  unsubscribe: refuse,
-  listen: () => undefined,
-  close: async () => undefined,
-};
+const unreachable = unreachableExecutor();
 
 describe('FairLock options', () => {
   const client = new LockClient(unreachable);
@@ -40,5 +31,9 @@ describe('FairLock options', () => {
 
   it('rejects an empty name', () => {
     expect(() => new FairLock(client, '')).toThrow(expect.objectContaining({ argument: 'name' }));
+  });
+
+  it('sent nothing to Redis for any of the above', () => {
+    expect(unreachable.attempted).toEqual([]);
   });
 });
