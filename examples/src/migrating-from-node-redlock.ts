@@ -21,8 +21,8 @@ await locks.lock('account:322456').withLock(async (signal) => {
 });
 console.log('withLock: done');
 
-// redlock.acquire() / lock.extend() / lock.release(): no extend; without a leaseTime the
-// watchdog keeps the lock alive until you release it.
+// redlock.acquire() / lock.release() with no duration to pick: without a leaseTime the watchdog
+// keeps the lock alive until you release it.
 const held = await locks.lock('account:322456').acquire();
 try {
   await something();
@@ -32,11 +32,16 @@ try {
 }
 console.log('acquire and release: done');
 
-// A fixed duration, as redlock.acquire(resources, 5000) without extending.
+// A fixed duration, as redlock.acquire(resources, 5000), and lock.extend(5000).
 const leased = await locks.lock('account:322456').acquire({ leaseTime: 5_000 });
-await something();
-await leased.release();
-console.log('fixed lease: done');
+try {
+  await something();
+  await leased.extend(5_000);
+  await somethingElse();
+} finally {
+  await leased.release();
+}
+console.log('fixed lease and extend: done');
 
 // retryCount: 0 ("is it locked?"): one attempt, null when someone else holds the lock.
 const attempt = await locks.lock('account:322456').tryAcquire();

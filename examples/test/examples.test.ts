@@ -62,7 +62,7 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
   },
   'migrating-from-node-redlock.ts': (out) => {
     expect(out).toBe(
-      'withLock: done\nacquire and release: done\nfixed lease: done\ntryAcquire: acquired\nacquire with waitTime: done\n',
+      'withLock: done\nacquire and release: done\nfixed lease and extend: done\ntryAcquire: acquired\nacquire with waitTime: done\n',
     );
   },
   'fenced-storage.ts': (out) => {

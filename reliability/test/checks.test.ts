@@ -95,13 +95,14 @@ describe('ResourceStore', () => {
 
 describe('summarise', () => {
   it('adds every test’s figures up, faults by type, in total, by scope and by file', () => {
-    const none = { overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0 };
+    const none = { overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0, modelSteps: 0, redissonPeerHolds: 0, redissonPeerRenewals: 0 };
     const results = summarise([
       { ...none, file: 'a', scope: 'x', faults: { 'subscriber CLIENT KILL': 2 }, operations: 10, overlaps: 1 },
       { ...none, file: 'b', scope: 'x', faults: { 'subscriber CLIENT KILL': 1, 'publish lost': 4 }, operations: 5, badInputs: 3 },
       { ...none, file: 'b', scope: 'y', faults: {}, operations: 1 },
+      { ...none, file: 'model-locks', scope: 'y', faults: {}, operations: 0, modelSteps: 40 },
     ]);
-    expect(results.totals).toMatchObject({ faultsInjected: 7, operations: 16, overlaps: 1, badInputs: 3 });
+    expect(results.totals).toMatchObject({ faultsInjected: 7, operations: 16, overlaps: 1, badInputs: 3, modelSteps: 40 });
     expect(results.totals.faults).toEqual({ 'subscriber CLIENT KILL': 3, 'publish lost': 4 });
     expect(results.byScope['x']).toMatchObject({ operations: 15 });
     expect(results.byFile['b']).toMatchObject({ operations: 6, badInputs: 3 });

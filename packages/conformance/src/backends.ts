@@ -3,7 +3,18 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import type { Executor } from '@deadbolt/core';
-import { sendCommand, startCluster, startReplicated, startStandalone, useStandalone, type ClusterHandle, type RedisNode, type StandaloneTarget } from '@deadbolt/test-harness';
+import {
+  sendCommand,
+  startCluster,
+  startProxies,
+  startReplicated,
+  startStandalone,
+  useStandalone,
+  type ClusterHandle,
+  type ProxyGroup,
+  type RedisNode,
+  type StandaloneTarget,
+} from '@deadbolt/test-harness';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster } from 'redis';
@@ -20,6 +31,15 @@ export type DriverMajor = 5 | 6;
 
 /** The major a client is built with unless told otherwise: the one the adapters are typed against. */
 export const DEFAULT_MAJOR: DriverMajor = 6;
+
+/**
+ * The backend's fault proxies and the spec of a connection through them ({@link Backend.proxies},
+ * {@link Backend.proxiedSpec}); throws for a backend that offers none.
+ */
+export async function backendProxies(backend: Backend): Promise<{ readonly proxies: ProxyGroup; readonly spec: ConnectionSpec }> {
+  if (backend.proxies === undefined || backend.proxiedSpec === undefined) throw new Error(`${backend.name} offers no fault proxies`);
+  return { proxies: await backend.proxies(), spec: await backend.proxiedSpec() };
+}
 
 /** A host and port of one server. */
 export interface NodeAddress {
@@ -40,6 +60,13 @@ export interface ConnectionSpec {
   readonly resp?: RespVersion;
   /** The driver's major version; {@link DEFAULT_MAJOR} when absent. */
   readonly major?: DriverMajor;
+  /**
+   * Where to connect instead of the addresses the cluster's nodes announce (`host:port` to the
+   * address of a fault proxy in front of that node), given to the cluster client as ioredis's
+   * `natMap` (with a `clusterNodeRetryStrategy`, see ioredisProxyOptions) or node-redis's
+   * `nodeAddressMap`; `nodes` then lists the proxies. See {@link Backend.proxiedSpec}.
+   */
+  readonly addressMap?: Readonly<Record<string, NodeAddress>>;
 }
 
 /** Options of {@link connectExecutor} and {@link Backend.createExecutor}. */
@@ -50,6 +77,11 @@ export interface ConnectOptions {
   readonly resp?: RespVersion;
   /** Overrides {@link ConnectionSpec.major} for this client. */
   readonly major?: DriverMajor;
+  /**
+   * {@link Backend.connect} only: connect through the backend's fault proxies
+   * ({@link Backend.proxies}), started on first use.
+   */
+  readonly proxied?: boolean;
 }
 
 /** Options of {@link startBackend}. */
@@ -99,6 +131,17 @@ export interface Backend {
   createExecutor(options?: ConnectOptions): Promise<Executor>;
   /** Like {@link Backend.createExecutor}, with access to the driver client and an early close. */
   connect(options?: ConnectOptions): Promise<ConnectedExecutor>;
+  /**
+   * The fault proxies in front of the backend's servers (the standalone server, or every cluster
+   * node), started on the first call and closed by {@link Backend.close}: latency, requests cut
+   * after Redis ran them, partitions, resets. Connect through them with `connect({ proxied: true })`
+   * or, in a child process, with {@link Backend.proxiedSpec}. Needs servers the harness started.
+   * Every backend from {@link startBackend} has it (see {@link backendProxies}); optional so that
+   * wrappers of a backend need not offer it.
+   */
+  proxies?(): Promise<ProxyGroup>;
+  /** The spec of a connection through {@link Backend.proxies}, for {@link connectExecutor} (child processes too). */
+  proxiedSpec?(): Promise<ConnectionSpec>;
   /**
    * Runs a raw command on the master that owns `key` (any master without one) over a fresh
    * connection; replies as RESP2 decodes them.
@@ -230,7 +273,7 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
     const protocol = resp === undefined ? {} : { protocol: resp };
     const client =
       spec.topology === 'cluster'
-        ? new ioredis.Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol })
+        ? new ioredis.Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol, ...ioredisProxyOptions(spec) })
         : new ioredis.Redis({ ...first, ...protocol, lazyConnect: true });
     client.on('error', ignore);
     await client.connect();
@@ -239,7 +282,11 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   const nodeRedis = DRIVERS['node-redis'][major];
   const protocol = resp === undefined ? {} : { RESP: resp };
   if (spec.topology === 'cluster') {
-    const client = nodeRedis.createCluster({ rootNodes: spec.nodes.map((node) => ({ socket: { ...node } })), ...protocol });
+    const client = nodeRedis.createCluster({
+      rootNodes: spec.nodes.map((node) => ({ socket: { ...node } })),
+      ...protocol,
+      ...(spec.addressMap === undefined ? {} : { nodeAddressMap: copyAddressMap(spec.addressMap) }),
+    });
     client.on('error', ignore);
     await client.connect();
     return {
@@ -255,10 +302,29 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   return { kind: 'node-redis', client, ping: () => client.ping(), close: () => client.close().catch(() => client.destroy()) };
 }
 
+/**
+ * ioredis `Cluster` options for a spec whose nodes are reached through fault proxies: `natMap`, so
+ * that the nodes the cluster announces are reached through their proxies, and
+ * `clusterNodeRetryStrategy` (ioredis's standalone default), so that a node connection a proxy
+ * cut or partitioned reconnects and re-sends its unanswered commands as a standalone client does.
+ * Without it ioredis drops the node, rejects those commands with "Connection is closed." and
+ * retries them through the cluster (other nodes, MOVED) every 100 ms, 16 times at most, then
+ * fails them: a re-send that can only come within about a second.
+ */
+function ioredisProxyOptions(spec: ConnectionSpec): { natMap?: Record<string, { host: string; port: number }>; clusterNodeRetryStrategy?: (times: number) => number } {
+  if (spec.addressMap === undefined) return {};
+  return { natMap: copyAddressMap(spec.addressMap), clusterNodeRetryStrategy: (times) => Math.min(times * 50, 2000) };
+}
+
+function copyAddressMap(map: Readonly<Record<string, NodeAddress>>): Record<string, { host: string; port: number }> {
+  return Object.fromEntries(Object.entries(map).map(([announced, { host, port }]) => [announced, { host, port }]));
+}
+
 class HarnessBackend implements Backend {
   readonly name: string;
   readonly #connected = new Set<ConnectedExecutor>();
   readonly #stop: () => Promise<void>;
+  #proxies: Promise<ProxyGroup> | undefined;
 
   constructor(
     readonly spec: ConnectionSpec,
@@ -276,9 +342,25 @@ class HarnessBackend implements Backend {
   }
 
   async connect(options: ConnectOptions = {}): Promise<ConnectedExecutor> {
-    const connected = await connectExecutor(this.spec, options);
+    const { proxied, ...rest } = options;
+    const connected = await connectExecutor(proxied ? await this.proxiedSpec() : this.spec, rest);
     this.#connected.add(connected);
     return connected;
+  }
+
+  proxies(): Promise<ProxyGroup> {
+    if (this.nodes.length === 0) return Promise.reject(new Error(`${this.name}: no server of the backend's own to proxy (start it with { dedicated: true })`));
+    this.#proxies ??= startProxies(this.nodes);
+    // A failed start is tried again next time.
+    this.#proxies.catch(() => (this.#proxies = undefined));
+    return this.#proxies;
+  }
+
+  async proxiedSpec(): Promise<ConnectionSpec> {
+    const proxies = await this.proxies();
+    const [standalone] = proxies.addresses;
+    if (this.cluster === undefined) return { ...this.spec, nodes: standalone === undefined ? [] : [standalone] };
+    return { ...this.spec, nodes: proxies.addresses, addressMap: proxies.addressMap };
   }
 
   async command(args: readonly (string | number)[], key?: string): Promise<unknown> {
@@ -317,6 +399,9 @@ class HarnessBackend implements Backend {
     const connected = [...this.#connected];
     this.#connected.clear();
     await Promise.allSettled(connected.map((c) => c.close()));
+    const proxies = this.#proxies;
+    this.#proxies = undefined;
+    await proxies?.then((group) => group.close(), () => undefined);
     await this.#stop();
   }
 

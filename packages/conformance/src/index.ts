@@ -5,3 +5,4 @@ export { useBackendContext, useSuiteContext, type BackendContext, type SuiteCont
 export { eventually, sleep } from './timing.js';
 export { countOverlaps, type Overlaps } from './overlaps.js';
 export { unreachableExecutor, type UnreachableExecutor } from './unreachableExecutor.js';
+export * from './redisson/index.js';

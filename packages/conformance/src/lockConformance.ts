@@ -6,12 +6,14 @@ import { exclusionSuite } from './suites/exclusion.js';
 import { faultSuite } from './suites/faults.js';
 import { leaseSuite } from './suites/lease.js';
 import { reentrancySuite } from './suites/reentrancy.js';
+import { sharedHoldsSuite } from './suites/sharedHolds.js';
 import { waitingSuite } from './suites/waiting.js';
 
 /** The parts of the conformance suite; a test file may run some of them to stay short. */
 export const LOCK_SUITES = {
   exclusion: exclusionSuite,
   reentrancy: reentrancySuite,
+  sharedHolds: sharedHoldsSuite,
   lease: leaseSuite,
   waiting: waitingSuite,
   faults: faultSuite,

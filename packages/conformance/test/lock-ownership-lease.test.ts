@@ -1,4 +1,4 @@
 import { describeLockConformance } from '../src/lockConformance.js';
 import { plainLock } from '../src/LockKind.js';
 
-describeLockConformance(plainLock, ['reentrancy', 'lease', 'faults']);
+describeLockConformance(plainLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);

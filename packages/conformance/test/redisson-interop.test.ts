@@ -1,64 +1,103 @@
-import { coreScripts, lockChannelName, unlockLatchKey, type LockClient } from '@deadbolt/core';
+// A Java service using Redisson's RLock and a Node service using Deadbolt on one lock name. The
+// Java side is the Redisson peer (src/redisson): Redisson's scripts, subscriptions and LockTask.
+import { coreScripts, holdMarkersKey, lockChannelName, unlockLatchKey } from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../src/backends.js';
 import { plainLock } from '../src/LockKind.js';
+import { useRedissonPeers } from '../src/redisson/useRedissonPeers.js';
 import { useSuiteContext } from '../src/SuiteContext.js';
-import { eventually } from '../src/timing.js';
+import { eventually, sleep } from '../src/timing.js';
 
-// Redisson's RLock acquire, as a Java service would run it (from its documented behaviour).
-const REDISSON_TRY_LOCK = `
-if (redis.call('exists', KEYS[1]) == 0) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end;
-if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end;
-return redis.call('pttl', KEYS[1]);`;
-
-const JAVA_OWNER = '7c0b4b0e-3f7e-4c3b-9d0a-6f1f1b7f6c11:1';
+// Short, as a Java service configured with Config.setLockWatchdogTimeout(1500) would run.
+const WATCHDOG = 1_500;
 
 describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useSuiteContext(plainLock, adapter, topology);
+  const peers = useRedissonPeers(ctx);
   const raw = (args: (string | number)[], key: string) => ctx.backend().command(args.map(String), key);
-  const javaLocks = (name: string) => raw(['EVAL', REDISSON_TRY_LOCK, 1, name, 30_000, JAVA_OWNER], name);
-  const javaUnlocks = async (client: LockClient, name: string) => {
-    await raw(['DEL', name], name);
-    await raw([(await client.publishCommand()).toUpperCase(), lockChannelName(name), 0], name);
-  };
 
-  it("a lock taken in Redisson's layout excludes Deadbolt, and Redisson's unlock wakes a Deadbolt waiter", async () => {
+  it("a lock Redisson holds with its LockTask renewing stays out of Deadbolt's reach past the watchdog timeout many times over", async () => {
+    const java = await peers.start({ lockWatchdogTimeout: WATCHDOG });
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'java-renewed');
+    const redisson = java.getLock(lock.name);
+    const thread = java.newThreadId();
+    await redisson.lock(thread);
+    expect(await raw(['HGETALL', lock.name], lock.name)).toEqual([redisson.lockName(thread), '1']);
+    const until = performance.now() + 4 * WATCHDOG;
+    let attempts = 0;
+    while (performance.now() < until) {
+      expect(await lock.tryAcquire()).toBeNull();
+      const ttl = Number(await raw(['PTTL', lock.name], lock.name));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(WATCHDOG);
+      attempts++;
+      await sleep(200);
+    }
+    expect(attempts).toBeGreaterThan(20);
+    // LockTask ran every third of the watchdog timeout.
+    expect(java.renewals.lockTask.runs).toBeGreaterThanOrEqual(10);
+    await redisson.unlock(thread);
+    expect(java.renewals.lockTask.names).toEqual([]);
+    const held = await lock.tryAcquire();
+    expect(held).not.toBeNull();
+    await held!.release();
+  });
+
+  it("Redisson's unlock wakes a Deadbolt waiter at once, long before the lease would end", async () => {
+    const java = await peers.start();
     const client = await ctx.client();
     const lock = ctx.lock(client, 'java-first');
-    expect(await javaLocks(lock.name)).toBeNull();
+    const redisson = java.getLock(lock.name);
+    const thread = java.newThreadId();
+    await redisson.lock(thread);
     expect(await lock.tryAcquire()).toBeNull();
     const waiting = lock.acquire({ waitTime: 20_000 });
-    await eventually(() => client.channels.channels.length === 1);
+    expect(await eventually(() => client.channels.channels.length === 1)).toBe(true);
     const unlocked = performance.now();
-    await javaUnlocks(client, lock.name);
+    await redisson.unlock(thread);
     const held = await waiting;
+    // The lease (30 s) would end much later: the waiter was woken by the message.
     expect(performance.now() - unlocked).toBeLessThan(2_000);
     await held.release();
   });
 
-  it("a Deadbolt lock is stored in Redisson's layout and excludes Redisson", async () => {
+  it("Deadbolt's release wakes a Redisson thread waiting on the lock's channel", async () => {
+    const java = await peers.start();
     const client = await ctx.client();
     const lock = ctx.lock(client, 'node-first');
     const held = await lock.acquire({ owner: '42' });
     expect(await raw(['HGETALL', lock.name], lock.name)).toEqual([`${client.id}:42`, '1']);
-    const ttl = await javaLocks(lock.name);
-    expect(typeof ttl === 'number' && ttl > 0).toBe(true);
+    const redisson = java.getLock(lock.name);
+    const thread = java.newThreadId();
+    expect(await redisson.tryLockOnce(thread)).toBe(false);
+    const waiting = redisson.tryLock(thread, { waitTime: 20_000 });
+    expect(await eventually(() => java.subscribedChannels.includes(lockChannelName(lock.name)))).toBe(true);
+    const attemptsBefore = redisson.attempts;
+    const released = performance.now();
     await held.release();
-    expect(await javaLocks(lock.name)).toBeNull();
+    expect(await waiting).toBe(true);
+    // Woken by Deadbolt's message, not by the 30 s lease it slept for.
+    expect(performance.now() - released).toBeLessThan(2_000);
+    expect(redisson.attempts - attemptsBefore).toBeLessThanOrEqual(2);
+    expect(await raw(['HGETALL', lock.name], lock.name)).toEqual([redisson.lockName(thread), '1']);
+    expect(await lock.tryAcquire()).toBeNull();
+    await redisson.unlock(thread);
+    expect(await lock.isLocked()).toBe(false);
   });
 
   it('a release re-sent after it succeeded returns the first outcome instead of not-held', async () => {
     const client = await ctx.client();
     const lock = ctx.lock(client, 'latch');
-    await lock.acquire({ owner: 'o' });
     const field = `${client.id}:o`;
+    const markers = holdMarkersKey(lock.name);
+    expect(await client.scripts.run(coreScripts.acquire, [lock.name, markers], [30_000, field, 'hold-1'])).toBeNull();
     const publish = await client.publishCommand();
-    const keys = [lock.name, lockChannelName(lock.name), unlockLatchKey(lock.name, 'request-1')];
-    const args = [0, 30_000, field, publish, 5_000];
-    expect(await client.scripts.run(coreScripts.release, keys, args)).toBe(1);
-    expect(await client.scripts.run(coreScripts.release, keys, args)).toBe(1);
-    const otherRequest = [lock.name, lockChannelName(lock.name), unlockLatchKey(lock.name, 'request-2')];
-    expect(await client.scripts.run(coreScripts.release, otherRequest, args)).toBeNull();
+    const release = (hold: string) =>
+      client.scripts.run(coreScripts.release, [lock.name, lockChannelName(lock.name), unlockLatchKey(lock.name, hold), markers], [0, field, hold, publish, 5_000]);
+    expect(await release('hold-1')).toBe(1);
+    expect(await release('hold-1')).toBe(1);
+    expect(await release('hold-2')).toBeNull();
   });
 
   it('scripts survive SCRIPT FLUSH between calls', async () => {

@@ -1,6 +1,6 @@
 // Replica sync (LockClientOptions.replicaSync) on a master with a replica: standalone, and a
 // cluster whose masters each have one. Replicas are paused and killed for real.
-import { ReplicaSyncError, type LockClient } from '@deadbolt/core';
+import { ClientClosedError, ReplicaSyncError, type LockClient } from '@deadbolt/core';
 import { parseInfo, type RedisNode } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, type Backend } from '../src/backends.js';
@@ -105,6 +105,26 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     } finally {
       await replica.resume();
     }
+  });
+
+  it('closing the client while an acquisition waits for its replica gives the lock back and says the client closed', async () => {
+    const client = await ctx.client({ replicaSync: { timeout: 5_000 } });
+    const name = ctx.uniqueName('closed-during-wait');
+    const replica = await replicaFor(ctx.backend(), name);
+    await replica.pause();
+    let acquiring: Promise<unknown>;
+    try {
+      acquiring = client.lock(name).acquire().catch((e: unknown) => e);
+      // The lock is taken on the master and the acquisition waits in WAIT for the paused replica.
+      await expect.poll(() => ctx.backend().command(['EXISTS', name], name), { timeout: 5_000 }).toBe(1);
+      await client.close();
+    } finally {
+      // The replica acknowledges: the wait succeeds, but nobody would renew the lock now.
+      await replica.resume();
+    }
+    expect(await acquiring).toBeInstanceOf(ClientClosedError);
+    expect(await ctx.backend().command(['EXISTS', name], name)).toBe(0);
+    expect(client.renewals.size).toBe(0);
   });
 
   it('with the replica paused, a release fails with ReplicaSyncError, and the lock is released on the master', async () => {

@@ -14,7 +14,7 @@ export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from '.
 export type { ReplicaSyncOptions, ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
 export { Lock } from './lock/Lock.js';
 export { ReentrantLockBase, UNLOCK_MESSAGE } from './lock/ReentrantLockBase.js';
-export { LockBase, type AttemptContext, type LockState } from './lock/LockBase.js';
+export { LockBase, type AttemptContext, type LockState, type WaitContext } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
 export { HeldLock, type HoldDescription } from './lock/HeldLock.js';
 
@@ -23,7 +23,8 @@ export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireO
 export { waitToAcquire, type AcquireLoop } from './lock/waitToAcquire.js';
 export { releaseAfter } from './lock/releaseAfter.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
-export { lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
+export { reserveOwner, type ReservedOwner } from './owner/generatedOwners.js';
+export { holdMarkersKey, lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
 export { hashSlot } from './keys/hashSlot.js';
 export { checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
 export { defineScript, definedScripts, type Script } from './scripts/Script.js';

@@ -1,11 +1,13 @@
 import {
   checkDuration,
   checkOptions,
+  holdMarkersKey,
   LockBase,
   UNLOCK_MESSAGE,
   unlockLatchKey,
   type AttemptContext,
   type LockClient,
+  type WaitContext,
 } from '@deadbolt/core';
 import { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';
 import { fairScripts } from './fairScripts.js';
@@ -38,25 +40,35 @@ const KNOWN_OPTIONS = ['waiterTimeout'] as const;
  *   the lock only when it is at the head. A no-wait `tryAcquire` takes a free lock only when
  *   nobody queues, and never joins the queue.
  * - A release wakes exactly the waiter at the head, on that waiter's own channel
- *   (`redisson_lock__channel:{name}:<clientId>:<ownerId>`), not everyone. Taking the lock tells
- *   the waiter behind, which tries once to learn the new lease: it is then awake when the lease
- *   runs out. Other waiters sleep until their turn comes; one that misses a wake-up (a message
- *   lost) tries again within a third of its allowance.
+ *   (`redisson_lock__channel:{name}:<clientId>:<ownerId>`), not everyone: the channel a
+ *   Redisson thread waits on, and the one Redisson's unlock publishes on for the head, so each
+ *   side's release wakes the other side's head waiter. Taking the lock tells the waiter behind,
+ *   which tries once to learn the new lease.
+ * - No waiter relies on messages alone, because Redisson's grant tells nobody and an expiring
+ *   lease publishes nothing. A waiter that is not woken sleeps at most until the lease it saw
+ *   ends, as a Redisson waiter does; while the lock is free but another waiter is first (a
+ *   Redisson head may take it silently) it looks again within half a second (Redisson's own
+ *   waiters retry without pause there); and it checks in at least every third of its allowance.
  * - Each waiter has a deadline (`redisson_lock_timeout:{name}`): the deadline of the waiter ahead
  *   (or the lock's expiry) plus its allowance, which is its `waitTime` when finite, else
  *   {@link FairLockOptions.waiterTimeout}. A live waiter checks in at least every third of its
- *   allowance (or of `waiterTimeout`, when shorter), which keeps its deadline ahead, so it never
- *   loses its place however long it waits. A waiter that dies silently is dropped once its deadline passes while it is at the
- *   head, and the head of a free lock gets at most `waiterTimeout` to take it, so a dead waiter
- *   holds the queue up by `waiterTimeout` at most.
+ *   allowance (or of `waiterTimeout`, when shorter), which keeps its deadline ahead, so among
+ *   Deadbolt clients it never loses its place however long it waits (a Redisson grant moves
+ *   every deadline closer by the granted waiter's wait, Redisson's rule). A waiter that dies
+ *   silently is dropped once its deadline passes while it is at the head, and the head of a
+ *   free lock gets at most `waiterTimeout` to take it, so a dead waiter holds the queue up by
+ *   `waiterTimeout` at most.
  * - A waiter that gives up (wait time ran out, signal aborted, Redis error) leaves the queue at
  *   once, and the deadlines behind it move up.
  * - A lock that expires by its lease while others wait is taken by the head waiter when it
  *   expires, not after the head's deadline.
  * - Granting the lock to the head costs the same few Redis commands however long the queue is
  *   (Redisson moves every deadline on each grant instead); only a waiter giving up walks the
- *   queue behind it. The queue keys expire a second after the latest deadline, so no entry of a
- *   dead waiter outlives everyone.
+ *   queue behind it.
+ * - As with Redisson, the queue keys have no TTL: a dead waiter's entry stays until a later
+ *   attempt or release finds its deadline passed at the head (a Java waiter's deadline may lie
+ *   minutes beyond any that Deadbolt wrote, which a TTL would cut short). The keys vanish when
+ *   their last entry leaves.
  *
  * Deadlines are wall-clock times (`Date.now()`) of the client that writes them, as Redisson
  * writes `System.currentTimeMillis()`, and every client compares them with its own clock. Keep
@@ -89,6 +101,7 @@ export class FairLock extends LockBase {
   /** The keys and channels of this lock. */
   readonly keys: FairLockKeys;
   readonly #scriptKeys: readonly string[];
+  readonly #markers: string;
 
   /**
    * @param client - the client to use
@@ -104,6 +117,7 @@ export class FairLock extends LockBase {
       waiterTimeout === undefined ? DEFAULT_WAITER_TIMEOUT : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
     this.keys = fairLockKeys(this.name);
     this.#scriptKeys = [this.keys.lock, this.keys.queue, this.keys.timeouts, this.keys.channel];
+    this.#markers = holdMarkersKey(this.name);
   }
 
   /**
@@ -120,21 +134,22 @@ export class FairLock extends LockBase {
     return Number(reply) === 1;
   }
 
-  protected async tryAcquireOnce({ field, lease, waitTime }: AttemptContext): Promise<number | null> {
+  protected async tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+    const { field, lease, waitTime, hold } = attempt;
     const publish = await this.client.publishCommand();
     // A no-wait attempt (allowance 0) never joins the queue.
     const allowance = waitTime === 0 ? 0 : this.#allowance(waitTime);
-    const args = [lease, field, allowance, Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE];
-    return this.runAcquireScript(fairScripts.acquire, this.#scriptKeys, args, field, lease);
+    const args = [lease, field, allowance, Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE, hold];
+    return this.runAcquireScript(fairScripts.acquire, [...this.#scriptKeys, this.#markers], args, attempt);
   }
 
-  protected async releaseOnce(field: string, lease: number, requestId: string): Promise<boolean> {
+  protected async releaseOnce(field: string, hold: string): Promise<boolean> {
     const client = this.client;
     const publish = await client.publishCommand();
-    const keys = [...this.#scriptKeys, unlockLatchKey(this.name, requestId)];
-    // The latch outlives any re-send of this request by the driver.
+    const keys = [...this.#scriptKeys, this.#markers, unlockLatchKey(this.name, hold)];
+    // The latch tells a release re-sent soon after its first run the first outcome.
     const latch = 2 * client.options.commandTimeout;
-    const reply = await client.scripts.run(fairScripts.release, keys, [UNLOCK_MESSAGE, lease, field, publish, latch, Date.now(), this.waiterTimeout]);
+    const reply = await client.scripts.run(fairScripts.release, keys, [UNLOCK_MESSAGE, hold, field, publish, latch, Date.now(), this.waiterTimeout]);
     return reply !== null;
   }
 
@@ -142,7 +157,7 @@ export class FairLock extends LockBase {
     return this.keys.waiterChannel(field);
   }
 
-  protected override async leaveWait({ field, waitTime }: AttemptContext): Promise<void> {
+  protected override async leaveWait({ field, waitTime }: WaitContext): Promise<void> {
     const client = this.client;
     const publish = await client.publishCommand();
     const args = [field, this.#allowance(waitTime), Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE];

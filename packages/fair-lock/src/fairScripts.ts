@@ -7,7 +7,7 @@ import release from './lua/release.lua';
 
 /** The fair lock's scripts, each prefixed with the queue helpers it uses. */
 export const fairScripts = {
-  acquire: defineScript('fair-lock/acquire', `${queue}\n${acquire}`),
+  acquire: defineScript('fair-lock/acquire', `${coreLua.hold}\n${queue}\n${acquire}`),
   release: defineScript('fair-lock/release', `${coreLua.releaseHold}\n${queue}\n${release}`),
   forceRelease: defineScript('fair-lock/force-release', `${queue}\n${forceRelease}`),
   leave: defineScript('fair-lock/leave', `${queue}\n${leave}`),

@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { fairLock } from './fairLockKind.js';
 
-describeLockConformance(fairLock, ['reentrancy', 'lease', 'faults']);
+describeLockConformance(fairLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);

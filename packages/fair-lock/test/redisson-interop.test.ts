@@ -1,87 +1,192 @@
-// A Java service using Redisson's fair lock and Node services using Deadbolt share one queue.
-import { BACKENDS, eventually, useSuiteContext } from '@deadbolt/conformance';
+// A Java service using Redisson's fair lock and Node services using Deadbolt share one queue. The
+// Java side is the Redisson peer of @deadbolt/conformance: RedissonFairLock's scripts, its
+// per-thread channels, its waiting loop and its LockTask.
+import { BACKENDS, eventually, sleep, useRedissonPeers, useSuiteContext, type RedissonFairLock } from '@deadbolt/conformance';
+import type { AttemptContext } from '@deadbolt/core';
 import { FairLock } from '@deadbolt/fair-lock';
 import { describe, expect, it } from 'vitest';
 import { fairLock } from './fairLockKind.js';
 import { queueState } from './queueState.js';
 
-// Redisson's fair-lock scripts as a Java client runs them, written from their documented
-// behaviour. KEYS: lock, queue, deadlines, lock channel.
-const DROP_STALE_HEADS = `
-local now = tonumber(ARGV[4])
-while true do
-  local first = redis.call('lindex', KEYS[2], 0)
-  if not first or tonumber(redis.call('zscore', KEYS[3], first)) > now then break end
-  redis.call('zrem', KEYS[3], first); redis.call('lpop', KEYS[2])
-end`;
+// A Java service configured with setLockWatchdogTimeout(1500): its locks live 1.5 s unrenewed.
+const JAVA_WATCHDOG = 1_500;
 
-// ARGV: lease, owner field, wait (threadWaitTime), now. Replies nil when taken, else a TTL.
-const REDISSON_FAIR_ACQUIRE = `${DROP_STALE_HEADS}
-if redis.call('exists', KEYS[1]) == 0 and (redis.call('exists', KEYS[2]) == 0 or redis.call('lindex', KEYS[2], 0) == ARGV[2]) then
-  redis.call('lpop', KEYS[2]); redis.call('zrem', KEYS[3], ARGV[2])
-  -- everyone behind moves up by this waiter's wait
-  for _, waiter in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), waiter) end
-  redis.call('hset', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil
-end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-  redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil
-end
-local mine = redis.call('zscore', KEYS[3], ARGV[2])
-if mine then return tonumber(mine) - tonumber(ARGV[3]) - now end
-local last = redis.call('lindex', KEYS[2], -1)
-local ttl = last and tonumber(redis.call('zscore', KEYS[3], last)) - now or redis.call('pttl', KEYS[1])
-if redis.call('zadd', KEYS[3], ttl + tonumber(ARGV[3]) + now, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]) end
-return ttl`;
+/** What a promise settled to, so that a background wait never rejects unobserved. */
+type Settled<T> = { readonly ok: true; readonly value: T; readonly at: number } | { readonly ok: false; readonly error: unknown; readonly at: number };
 
-// ARGV: message (0), lease, owner field, now, publish command. Replies nil when not held, else 0 or 1.
-const REDISSON_FAIR_UNLOCK = `${DROP_STALE_HEADS}
-if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then return nil end
-if redis.call('hincrby', KEYS[1], ARGV[3], -1) > 0 then redis.call('pexpire', KEYS[1], ARGV[2]); return 0 end
-redis.call('del', KEYS[1])
-local successor = redis.call('lindex', KEYS[2], 0)
-if successor then redis.call(ARGV[5], KEYS[4] .. ':' .. successor, ARGV[1]) end
-return 1`;
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value, at: performance.now() }),
+    (error: unknown) => ({ ok: false, error, at: performance.now() }),
+  );
+}
 
-const JAVA_WAITER = '5d1b8f3e-2c4a-4e59-8b7d-0a6c9e1f2b34:57';
-const REDISSON_WAIT = 300_000;
+/** A fair lock that counts its acquisition attempts once they have run. */
+class CountingFairLock extends FairLock {
+  attempts = 0;
+
+  protected override async tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+    const ttl = await super.tryAcquireOnce(attempt);
+    this.attempts++;
+    return ttl;
+  }
+}
 
 describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useSuiteContext(fairLock, adapter, topology);
+  const peers = useRedissonPeers(ctx);
 
-  it("a waiter queued in Redisson's layout keeps its place between Deadbolt waiters, and each side wakes the other", async () => {
+  it("a Redisson waiter keeps its place between Deadbolt waiters, and each side's release wakes the other's head waiter", async () => {
     const [a, b, c] = [await ctx.client(), await ctx.client(), await ctx.client()];
+    const java = await peers.start();
     const name = ctx.uniqueName('redisson');
     const queue = queueState(ctx, name);
-    const { keys } = queue;
-    const scriptKeys = [keys.lock, keys.queue, keys.timeouts, keys.channel];
-    const redisson = (script: string, args: (string | number)[]) =>
-      ctx.backend().command(['EVAL', script, scriptKeys.length, ...scriptKeys, ...args], keys.lock);
-    const javaAcquires = () => redisson(REDISSON_FAIR_ACQUIRE, [30_000, JAVA_WAITER, REDISSON_WAIT, Date.now()]);
+    const redisson = java.getFairLock(name);
+    const thread = java.newThreadId();
     const order: string[] = [];
 
     const held = await new FairLock(a, name).acquire();
     const first = new FairLock(b, name).withLock(() => order.push('node-1'), { owner: 'node-1' });
     await eventually(async () => (await queue.length()) === 1);
-    // The Java waiter arrives second and listens on its own channel, as Redisson's client does.
-    const javaChannel = await c.channels.join(keys.waiterChannel(JAVA_WAITER));
-    expect(await javaAcquires()).not.toBeNull();
+    // The Java thread arrives second, queues and listens on its own channel.
+    const javaWaits = settle(redisson.tryLock(thread, { waitTime: 20_000 }).then((taken) => (order.push('java'), taken)));
+    await eventually(async () => (await queue.length()) === 2);
+    expect(await eventually(() => java.subscribedChannels.includes(redisson.waitChannel(thread)))).toBe(true);
     const last = new FairLock(c, name).withLock(() => order.push('node-2'), { owner: 'node-2' });
     await eventually(async () => (await queue.length()) === 3);
-    expect(await queue.waiters()).toEqual([`${b.id}:node-1`, JAVA_WAITER, `${c.id}:node-2`]);
+    expect(await queue.waiters()).toEqual([`${b.id}:node-1`, redisson.lockName(thread), `${c.id}:node-2`]);
 
     await held.release();
     await first;
-    // Woken on its channel, the Java waiter tries until it has the lock; node-2 keeps waiting.
-    const deadline = performance.now() + 10_000;
-    while ((await javaAcquires()) !== null) await javaChannel.sleep(deadline - performance.now());
-    javaChannel.release();
-    expect(performance.now()).toBeLessThan(deadline);
-    order.push('java');
+    // node-1's release woke the Java thread on its channel; node-2 keeps waiting.
+    const javaTook = await javaWaits;
+    expect(javaTook.ok && javaTook.value).toBe(true);
     expect(await queue.waiters()).toEqual([`${c.id}:node-2`]);
     // Redisson's unlock wakes the Deadbolt waiter at the head on its own channel.
-    expect(await redisson(REDISSON_FAIR_UNLOCK, [0, 30_000, JAVA_WAITER, Date.now(), await a.publishCommand()])).toBe(1);
+    const unlocked = performance.now();
+    await redisson.unlock(thread);
     await last;
+    expect(performance.now() - unlocked).toBeLessThan(2_000);
     expect(order).toEqual(['node-1', 'java', 'node-2']);
+    expect(await queue.keysLeft()).toBe(0);
+  });
+
+  // Bug #7: Deadbolt's scripts gave the queue keys a TTL a second past the latest deadline they
+  // wrote, which a Java waiter that queues later (its deadline 5 minutes out) does not move.
+  it('a Redisson waiter queued behind Deadbolt keeps its entry and deadline: the queue keys never expire', async () => {
+    const holderClient = await ctx.client({ watchdogTimeout: 1_500 });
+    const java = await peers.start();
+    const name = ctx.uniqueName('queue-ttl');
+    const queue = queueState(ctx, name);
+    const redisson = java.getFairLock(name);
+    const thread = java.newThreadId();
+    const pttl = async (key: string) => Number(await ctx.backend().command(['PTTL', key], key));
+
+    // A Deadbolt holder renewed by its watchdog, a Deadbolt waiter with a 1 s wait, then the Java
+    // waiter with Redisson's 300 s: its deadline is the Deadbolt waiter's plus 300 s.
+    const held = await new FairLock(holderClient, name).acquire();
+    const queuedAt = performance.now();
+    const impatient = settle(new FairLock(await ctx.client(), name).acquire({ waitTime: 1_000 }));
+    await eventually(async () => (await queue.length()) === 1);
+    const javaWaits = settle(redisson.lock(thread));
+    await eventually(async () => (await queue.length()) === 2);
+    const ttls = [await pttl(queue.keys.queue), await pttl(queue.keys.timeouts)];
+
+    // The Deadbolt waiter gives up and leaves; the Java waiter is the head, 5 minutes out.
+    expect((await impatient).ok).toBe(false);
+    expect(await queue.waiters()).toEqual([redisson.lockName(thread)]);
+    const deadline = (await redisson.deadline(thread))!;
+    expect(deadline).toBeGreaterThan(Date.now() + 250_000);
+    // Past the point the old TTL (the Deadbolt waiter's deadline + 1 s, ~3.5 s) removed both keys.
+    await sleep(Math.max(0, queuedAt + 5_500 - performance.now()));
+    const later = { waiters: await queue.waiters(), deadline: await redisson.deadline(thread), ttl: await pttl(queue.keys.queue) };
+    expect({ ttls, ...later }).toEqual({ ttls: [-1, -1], waiters: [redisson.lockName(thread)], deadline, ttl: -1 });
+
+    // Its turn comes when the holder releases: the release wakes it on its channel.
+    const released = performance.now();
+    await held.release();
+    const javaTook = await javaWaits;
+    expect(javaTook.ok).toBe(true);
+    expect(javaTook.at - released).toBeLessThan(2_000);
+    await redisson.unlock(thread);
+    expect(await queue.keysLeft()).toBe(0);
+  });
+
+  // Bug #8: Redisson's grant publishes nothing, so a Deadbolt waiter behind a Java head learns
+  // nothing when that head takes the lock; if it sleeps long meanwhile, it is asleep when the
+  // Java holder's lease runs out, and Java waiters behind it retry without pause (Redisson's
+  // queued attempt returns 0 while the lock is free).
+  it("a Deadbolt waiter behind a Java head is awake when the Java holder's lease runs out, and Java waiters behind it do not spin", async () => {
+    const client = await ctx.client();
+    const [javaA, javaB] = [await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG }), await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG })];
+    const name = ctx.uniqueName('java-head-dies');
+    const queue = queueState(ctx, name);
+    const [fairA, fairB] = [javaA.getFairLock(name), javaB.getFairLock(name)];
+    const [holder, head, behind] = [javaA.newThreadId(), javaA.newThreadId(), javaB.newThreadId()];
+
+    // A Java holder; a Java thread queues at the head (one attempt: the test moves this thread by
+    // hand, so it listens to nothing); the holder unlocks and the lock waits for its head.
+    await fairA.lock(holder);
+    expect(await fairA.tryLockInner(head, JAVA_WATCHDOG)).not.toBeNull();
+    await fairA.unlock(holder);
+    // The Deadbolt waiter (waiterTimeout 5 min) arrives while the free lock waits for the head.
+    const deadbolt = new CountingFairLock(client, name);
+    const deadboltWaits = settle(deadbolt.acquire({ owner: 'node', signal: AbortSignal.timeout(12_000) }));
+    // Its first attempt queues it; the one after subscribing decides how long it sleeps.
+    await eventually(() => deadbolt.attempts === 2);
+    // The Java head takes the lock (no message), renewed by its LockTask; a Java waiter queues behind.
+    await fairA.lock(head);
+    await sleep(1_000);
+    const javaWaits = settle(fairB.lock(behind));
+    await eventually(async () => (await queue.length()) === 2);
+    expect(await queue.waiters()).toEqual([`${client.id}:node`, fairB.lockName(behind)]);
+    await sleep(1_000);
+
+    // The Java process holding the lock dies: no unlock, its lease runs out within 1.5 s.
+    javaA.stopRenewals();
+    const died = performance.now();
+    const spinsBefore = fairB.attempts;
+    const taken = await deadboltWaits;
+    const spins = fairB.attempts - spinsBefore;
+    const tookAfter = taken.at - died;
+    const observed = `Deadbolt waiter ${taken.ok ? 'took the lock' : 'gave up'} ${Math.round(tookAfter)} ms after the Java holder died; the Java waiter behind made ${spins} attempts meanwhile`;
+    // The lease ends within 1.5 s of the death; the waiter takes the lock soon after, and the Java
+    // waiter behind it sleeps its PTTL (a few attempts) instead of retrying without pause.
+    expect(taken.ok && tookAfter < JAVA_WATCHDOG + 1_500 && spins <= 10, observed).toBe(true);
+    if (!taken.ok) return;
+
+    // Deadbolt's release wakes the Java waiter on its channel.
+    const released = performance.now();
+    await taken.value.release();
+    const javaTook = await javaWaits;
+    expect(javaTook.ok).toBe(true);
+    expect(javaTook.at - released).toBeLessThan(1_000);
+    await fairB.unlock(behind);
+    expect(await queue.keysLeft()).toBe(0);
+  });
+
+  it("a Deadbolt waiter behind a Java head that took the lock is woken by Redisson's unlock at once", async () => {
+    const client = await ctx.client();
+    const java = await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG });
+    const name = ctx.uniqueName('java-head-unlocks');
+    const queue = queueState(ctx, name);
+    const redisson: RedissonFairLock = java.getFairLock(name);
+    const [holder, head] = [java.newThreadId(), java.newThreadId()];
+
+    await redisson.lock(holder);
+    expect(await redisson.tryLockInner(head, JAVA_WATCHDOG)).not.toBeNull();
+    await redisson.unlock(holder);
+    const deadbolt = new CountingFairLock(client, name);
+    const deadboltWaits = settle(deadbolt.acquire({ owner: 'node', signal: AbortSignal.timeout(12_000) }));
+    await eventually(() => deadbolt.attempts === 2);
+    await redisson.lock(head);
+    await sleep(2_500);
+    const unlocked = performance.now();
+    await redisson.unlock(head);
+    const taken = await deadboltWaits;
+    expect(taken.ok).toBe(true);
+    expect(taken.at - unlocked).toBeLessThan(1_000);
+    if (taken.ok) await taken.value.release();
     expect(await queue.keysLeft()).toBe(0);
   });
 });

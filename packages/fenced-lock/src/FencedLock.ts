@@ -1,4 +1,4 @@
-import { ReentrantLockBase, type AttemptContext, type HoldDescription, type LockClient } from '@deadbolt/core';
+import { holdMarkersKey, ReentrantLockBase, type AttemptContext, type HoldDescription, type LockClient } from '@deadbolt/core';
 import { FencedHeldLock } from './FencedHeldLock.js';
 import { fencedScripts } from './fencedScripts.js';
 import { fencingTokenKey } from './fencingTokenKey.js';
@@ -66,8 +66,10 @@ export class FencedLock extends ReentrantLockBase<FencedHeldLock, bigint> {
     return reply === null ? null : BigInt(String(reply));
   }
 
-  protected tryAcquireOnce({ field, lease }: AttemptContext): Promise<number | bigint> {
-    return this.runGrantingScript(fencedScripts.acquire, [this.name, this.tokenKey], [lease, field], field, lease, tokenOrTtl);
+  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | bigint> {
+    const { field, lease, hold } = attempt;
+    const keys = [this.name, this.tokenKey, holdMarkersKey(this.name)];
+    return this.runGrantingScript(fencedScripts.acquire, keys, [lease, field, hold], attempt, tokenOrTtl);
   }
 
   protected override createHeld(hold: HoldDescription, token: bigint): FencedHeldLock {

@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { fencedLock } from './fencedLockKind.js';
 
-describeLockConformance(fencedLock, ['reentrancy', 'lease', 'faults']);
+describeLockConformance(fencedLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);

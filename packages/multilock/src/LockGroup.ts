@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   checkAcquireOptions,
   checkFunction,
@@ -7,6 +6,7 @@ import {
   LockBase,
   LockWaitTimeoutError,
   releaseAfter,
+  reserveOwner,
   runAsOwner,
   type AcquireOptions,
   type CheckedAcquireOptions,
@@ -61,7 +61,7 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
    */
   async acquire(options?: AcquireOptions): Promise<Held> {
     const checked = checkAcquireOptions(options, Infinity);
-    const held = await this.acquireGroup(this.#attempt(checked));
+    const held = await this.#acquireGroup(checked);
     if (!held) throw new LockWaitTimeoutError(this.name, checked.waitTime);
     return held;
   }
@@ -74,7 +74,7 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
    * @throws `RedisUnavailableError`, `InvalidArgumentError`, `ClientClosedError`
    */
   async tryAcquire(options?: AcquireOptions): Promise<Held | null> {
-    return this.acquireGroup(this.#attempt(checkAcquireOptions(options, 0)));
+    return this.#acquireGroup(checkAcquireOptions(options, 0));
   }
 
   /**
@@ -98,8 +98,19 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
   /** Takes every member (or a quorum) as `attempt` says; resolves `null` when the wait ran out. */
   protected abstract acquireGroup(attempt: GroupAttempt): Promise<Held | null>;
 
-  #attempt(options: CheckedAcquireOptions): GroupAttempt {
-    const owner = options.owner ?? randomUUID();
+  async #acquireGroup(options: CheckedAcquireOptions): Promise<Held | null> {
+    if (options.owner !== undefined) return this.acquireGroup(this.#attempt(options, options.owner));
+    // A generated group owner is given to every member as `owner`: it stays valid for that until
+    // the members' holds, which keep it valid themselves, exist.
+    const reserved = reserveOwner();
+    try {
+      return await this.acquireGroup(this.#attempt(options, reserved.owner));
+    } finally {
+      reserved[Symbol.dispose]();
+    }
+  }
+
+  #attempt(options: CheckedAcquireOptions, owner: string): GroupAttempt {
     // A member already held in an enclosing withLock re-enters as that scope's owner rather than
     // waiting for itself.
     const owners = this.locks.map((lock) => options.owner ?? currentOwner(lock.name) ?? owner);

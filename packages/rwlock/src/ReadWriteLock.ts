@@ -1,4 +1,5 @@
 import {
+  holdMarkersKey,
   InvalidArgumentError,
   LockBase,
   UNLOCK_MESSAGE,
@@ -65,8 +66,11 @@ const SPECS: Record<ReadWriteMode, ModeSpec> = {
  * - Ending write mode wakes every waiter at once; a read release that frees the lock wakes one.
  *
  * Holds of one owner are counted, not told apart: the watchdog renewing an owner's read holds
- * renews all of them, also one it took with a fixed lease. Owner ids ending in `:write` (or equal
- * to `write`) are refused: Redisson's layout reserves that suffix for the writer's field.
+ * renews all of them, also one it took with a fixed lease, and releasing one drops the read-hold
+ * key that ends first, so the holds that remain keep the longest leases. The watchdog also guards
+ * a read hold with a fixed lease up to the end of that lease, since Redisson's read-lock watchdog
+ * shortens every reader's lease to its own. Owner ids ending in `:write` (or equal to `write`) are
+ * refused: Redisson's layout reserves that suffix for the writer's field.
  *
  * @example
  * ```ts
@@ -126,6 +130,7 @@ export abstract class ReadWriteLockHalf extends LockBase {
   /** The keys, fields and channel of the read-write lock in Redisson's layout. */
   readonly keys: ReadWriteLockKeys;
   readonly #spec: ModeSpec;
+  readonly #markers: string;
 
   /**
    * @param client - the client to use
@@ -137,6 +142,7 @@ export abstract class ReadWriteLockHalf extends LockBase {
     this.mode = mode;
     this.keys = readWriteLockKeys(this.name);
     this.#spec = SPECS[mode];
+    this.#markers = holdMarkersKey(this.name);
   }
 
   /**
@@ -168,31 +174,55 @@ export abstract class ReadWriteLockHalf extends LockBase {
     return rwlockScripts.renew;
   }
 
+  /**
+   * Read holds share the hash with other owners' holds, and Redisson's read-lock watchdog sets
+   * every reader's lease to its own `lockWatchdogTimeout`: should that Java process die, the lock
+   * would end before a longer Deadbolt lease. So the watchdog keeps a fixed-lease read hold alive
+   * up to the end of its lease (never beyond).
+   */
+  protected override get guardsFixedLeases(): boolean {
+    return this.mode === 'read';
+  }
+
   protected override async lockState(field: string): Promise<LockState> {
     const reply = await this.client.scripts.run(rwlockScripts.state, [this.name], [field, this.mode]);
     const [ttl, holds] = Array.isArray(reply) ? reply : [];
     return { ttl: Number(ttl), holds: Number(holds) };
   }
 
-  protected tryAcquireOnce({ field, lease }: AttemptContext): Promise<number | null> {
+  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+    const { field, lease, hold } = attempt;
     // An acquisition's owner that is not generated comes from its options (or a scope they began).
     refuseWriterSuffix(field, 'options.owner');
     // The other field of the same owner: a writer may read; a reader asking to write is refused.
     const own = this.holdField(field);
     const other = this.mode === 'write' ? field : this.keys.writerField(field);
-    return this.runAcquireScript(this.#spec.acquire, [this.name], [lease, own, other], field, lease);
+    return this.runAcquireScript(this.#spec.acquire, [this.name, this.#markers], [lease, own, other, hold], attempt);
   }
 
-  protected async releaseOnce(field: string, lease: number, requestId: string): Promise<boolean> {
+  protected async releaseOnce(field: string, hold: string): Promise<boolean> {
     const client = this.client;
     const publish = await client.publishCommand();
     const reply = await client.scripts.run(
       this.#spec.release,
-      [this.name, this.keys.channel, unlockLatchKey(this.name, requestId)],
-      // The latch outlives any re-send of this request by the driver.
-      [this.#spec.freedMessage, lease, this.holdField(field), publish, 2 * client.options.commandTimeout],
+      [this.name, this.keys.channel, unlockLatchKey(this.name, hold), this.#markers],
+      // The latch tells a release re-sent soon after its first run the first outcome.
+      [this.#spec.freedMessage, hold, this.holdField(field), publish, 2 * client.options.commandTimeout],
     );
     return reply !== null;
+  }
+
+  /**
+   * The write lock's only hold gets exactly `lease` (never less than the owner's read holds
+   * have); a read hold only lengthens the owner's read holds, since other owners share the hash.
+   */
+  protected override async extendOnce(field: string, hold: string, lease: number): Promise<boolean> {
+    const scripts = this.client.scripts;
+    if (this.mode === 'write') {
+      return Number(await scripts.run(rwlockScripts.writeExtend, [this.name, this.#markers], [lease, this.holdField(field), hold])) === 1;
+    }
+    const reply = await scripts.run(rwlockScripts.renew, [this.name], [lease, field, hold]);
+    return Array.isArray(reply) && Number(reply[0]) === 1;
   }
 
   protected waitChannel(): string {

@@ -6,18 +6,20 @@ import readRelease from './lua/read-release.lua';
 import renew from './lua/renew.lua';
 import state from './lua/state.lua';
 import writeAcquire from './lua/write-acquire.lua';
+import writeExtend from './lua/write-extend.lua';
 import writeRelease from './lua/write-release.lua';
 
 /** What the write lock's acquisition script replies when its owner holds the read lock. */
 export const UPGRADE_REFUSED = -3;
 
-/** The read-write lock's scripts, each prefixed with the helpers it uses. */
+/** The read-write lock's scripts, each prefixed with the helpers it uses (core's hold markers define `extend_to`). */
 export const rwlockScripts = {
-  readAcquire: defineScript('rwlock/read-acquire', `${readHolds}\n${readAcquire}`),
-  writeAcquire: defineScript('rwlock/write-acquire', `${readHolds}\n${writeAcquire}`),
-  readRelease: defineScript('rwlock/read-release', `${coreLua.unlockLatch}\n${readHolds}\n${readRelease}`),
-  writeRelease: defineScript('rwlock/write-release', `${coreLua.unlockLatch}\n${readHolds}\n${writeRelease}`),
-  forceRelease: defineScript('rwlock/force-release', `${readHolds}\n${forceRelease}`),
-  renew: defineScript('rwlock/renew', `${coreLua.renewBatch}\n${readHolds}\n${renew}`),
+  readAcquire: defineScript('rwlock/read-acquire', `${coreLua.holdMarkers}\n${readHolds}\n${readAcquire}`),
+  writeAcquire: defineScript('rwlock/write-acquire', `${coreLua.holdMarkers}\n${readHolds}\n${writeAcquire}`),
+  readRelease: defineScript('rwlock/read-release', `${coreLua.unlockLatch}\n${coreLua.holdMarkers}\n${readHolds}\n${readRelease}`),
+  writeExtend: defineScript('rwlock/write-extend', `${coreLua.holdMarkers}\n${readHolds}\n${writeExtend}`),
+  writeRelease: defineScript('rwlock/write-release', `${coreLua.unlockLatch}\n${coreLua.holdMarkers}\n${readHolds}\n${writeRelease}`),
+  forceRelease: defineScript('rwlock/force-release', `${coreLua.holdMarkers}\n${readHolds}\n${forceRelease}`),
+  renew: defineScript('rwlock/renew', `${coreLua.holdMarkers}\n${coreLua.renewBatch}\n${readHolds}\n${renew}`),
   state: defineScript('rwlock/state', state),
 } as const;

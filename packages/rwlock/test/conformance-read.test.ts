@@ -4,4 +4,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { readLock } from './rwlockKinds.js';
 
-describeLockConformance(readLock, ['reentrancy', 'lease', 'faults']);
+describeLockConformance(readLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);

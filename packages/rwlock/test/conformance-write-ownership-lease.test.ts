@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { writeLock } from './rwlockKinds.js';
 
-describeLockConformance(writeLock, ['reentrancy', 'lease', 'faults']);
+describeLockConformance(writeLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);

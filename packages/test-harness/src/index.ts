@@ -1,7 +1,8 @@
 /**
  * `@deadbolt/test-harness`: starts and stops real redis-server topologies on free ports for
  * Deadbolt's integration tests, and injects faults into them (kill, restart, pause, killed
- * connections). Every server it starts is stopped by pid when the run ends.
+ * connections, and through a fault proxy: latency, requests cut after Redis ran them,
+ * partitions, resets). Every server it starts is stopped by pid when the run ends.
  *
  * @packageDocumentation
  */
@@ -26,3 +27,9 @@ export { RUN_DIR_ENV } from './server/registry.js';
 export { reapRunDir, type ReapResult } from './server/reap.js';
 export { isAlive, processState } from './server/liveness.js';
 export { waitFor, sleep, type WaitOptions } from './wait.js';
+export { FaultProxy, startFaultProxy } from './proxy/fault-proxy.js';
+export { ProxyGroup, startProxies, type AddressMap } from './proxy/proxy-group.js';
+export { RequestRule, type CutOptions, type RequestMatch } from './proxy/request-rule.js';
+export { addCounters, type FaultControls, type PartitionOptions, type ProxyCounters, type ProxyDirection } from './proxy/controls.js';
+export type { Delay } from './proxy/delay.js';
+export { openProxyCount, stopAllProxies } from './proxy/registry.js';

@@ -1,6 +1,6 @@
 import { ClientClosedError, InvalidArgumentError, LockClient, LockNotHeldError, type Executor } from '@deadbolt/core';
 import type { DeploymentClients, HammeredHold, HammeredLock, HammerKind, LockSubject, ReliabilityKind } from '../kinds.js';
-import { BAD_DURATIONS, BAD_NAMES, BAD_OPTIONS_OBJECTS, BAD_OWNERS, BAD_SIGNALS, INFINITE, WRONG_TYPES, type BadValue } from './badValues.js';
+import { BAD_DURATIONS, BAD_ACQUIRE_OWNERS, BAD_NAMES, BAD_OPTIONS_OBJECTS, BAD_OWNERS, BAD_SIGNALS, INFINITE, WRONG_TYPES, type BadValue } from './badValues.js';
 
 /** One bad input to one public entry point, and the typed error it must get. */
 export interface BadInputCase {
@@ -128,7 +128,7 @@ function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, 
       ...each('options.leaseTime', [...BAD_DURATIONS, INFINITE, positive(0)], (value) => call({ leaseTime: value })),
       ...each('options.waitTime', BAD_DURATIONS, (value) => call({ waitTime: value })),
       ...each('options.signal', BAD_SIGNALS, (value) => call({ signal: value })),
-      ...each('options.owner', BAD_OWNERS, (value) => call({ owner: value })),
+      ...each('options.owner', BAD_ACQUIRE_OWNERS, (value) => call({ owner: value })),
     ].map((c) => ({ ...c, input: `${method}: ${c.input}` })),
   );
   const closed = lock(on.closedClients);

@@ -57,6 +57,12 @@ export const BAD_OWNERS: readonly BadValue[] = [
   bad('a newline', 'job\n1'),
 ];
 
+/**
+ * Owner ids no acquisition accepts: the above, and an id in the generated namespace (`#<n>`) that
+ * holds nothing (queries accept one: asking costs nothing).
+ */
+export const BAD_ACQUIRE_OWNERS: readonly BadValue[] = [...BAD_OWNERS, bad('a generated id that holds nothing', '#987654321')];
+
 /** Options arguments that are not options objects (absent options are fine). */
 export const BAD_OPTIONS_OBJECTS: readonly BadValue[] = [bad('null', null), bad('a number', 42), bad('a string', 'fast'), bad('an array', [])];
 

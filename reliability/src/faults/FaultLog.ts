@@ -13,7 +13,16 @@ export type FaultType =
   | 'cluster master killed'
   | 'redlock minority of nodes killed'
   | 'redlock majority of nodes killed'
-  | 'redlock node restarted empty';
+  | 'redlock node restarted empty'
+  // Through the harness's fault proxies (hammer-proxy): a request let through to Redis, its reply
+  // swallowed and the connection dropped, so the driver re-sends it (ioredis) or fails it
+  // (node-redis); the network to Redis down for a while; every connection to Redis dropped at once.
+  | 'request cut after Redis ran it'
+  | 'proxy partition'
+  | 'proxy connections reset'
+  // A Redisson peer (a Java process) that stops renewing while it holds locks, as one that died
+  // or froze: its locks stay taken until their lease runs out (hammer-redisson).
+  | 'Redisson peer stopped renewing';
 
 /** What a test injected: how many of each fault, and when processes were frozen. */
 export class FaultLog {

@@ -1,4 +1,5 @@
 import { useBackendContext, type BackendOptions, type TopologyName } from '@deadbolt/conformance';
+import type { Delay } from '@deadbolt/test-harness';
 import { afterEach, describe, it } from 'vitest';
 import type { HammerKind, LockSubject } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
@@ -22,6 +23,11 @@ export interface HammerPlan {
   readonly subjects: readonly LockSubject<HammerKind>[];
   readonly shape: HammerShape;
   readonly faults: readonly HammerFault[];
+  /**
+   * Workers connect through fault proxies in front of the first deployment's servers, with this
+   * latency for the whole run; the plan needs servers of its own (`dedicated`, or a cluster).
+   */
+  readonly proxied?: { readonly latency: Delay };
 }
 
 /** The hammer of `plan` on every adapter; nothing is registered when it has no subject. */
@@ -41,6 +47,7 @@ export function describeHammer(testFile: string, plan: HammerPlan): void {
         shape: plan.shape,
         faults: plan.faults,
         ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
+        ...(plan.proxied ? { proxied: plan.proxied } : {}),
       });
     });
   });

@@ -1,5 +1,5 @@
 import type { BackendContext } from '@deadbolt/conformance';
-import type { RedisAddress } from '@deadbolt/test-harness';
+import type { Delay, RedisAddress } from '@deadbolt/test-harness';
 import type { HammerKind, LockSubject } from '../kinds.js';
 import { recordFigures } from '../results/figures.js';
 import type { HammerShape } from './hammerShape.js';
@@ -14,6 +14,8 @@ export interface HammerRun {
   readonly faults: readonly HammerFault[];
   /** The scope its figures are recorded under (`ioredis/redlock`); the first backend's name when absent. */
   readonly scope?: string;
+  /** Workers connect through the backend's fault proxies, with this latency (see `HammerOptions.proxied`). */
+  readonly proxied?: { readonly latency: Delay };
 }
 
 /**
@@ -30,6 +32,7 @@ export async function hammerAndVerify(testFile: string, contexts: readonly [Back
     subjects: run.subjects,
     label: ctx.uniqueName('hammer'),
     faults: run.faults,
+    ...(run.proxied ? { proxied: run.proxied } : {}),
   });
   recordFigures(testFile, run.scope ?? ctx.backend().name, hammerFigures(report));
   expectHammerHeld(report, run.shape.watchdogTimeout * 1000);

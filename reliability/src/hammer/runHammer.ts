@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { Backend } from '@deadbolt/conformance';
-import type { RedisAddress } from '@deadbolt/test-harness';
+import { backendProxies, type Backend } from '@deadbolt/conformance/connect';
+import type { Delay, ProxyGroup, RedisAddress } from '@deadbolt/test-harness';
 import { sendCommand } from '@deadbolt/test-harness';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
 import type { HammerKind, LockSubject } from '../kinds.js';
@@ -25,6 +25,8 @@ export interface HammerFaultContext {
   readonly lockNames: ReadonlyMap<string, string>;
   /** A running worker, one in the middle of a hold when there is one. */
   holdingWorker(): HammerWorker;
+  /** The fault proxies the workers connect through, in a run with {@link HammerOptions.proxied}. */
+  readonly proxies: ProxyGroup | undefined;
 }
 
 /** A fault the hammer injects once, when its turn comes; the hammer counts it once injected. */
@@ -53,6 +55,11 @@ export interface HammerOptions {
   readonly label: string;
   /** Injected in order, spread over the run by the number of holds completed. */
   readonly faults: readonly HammerFault[];
+  /**
+   * Workers connect to `backend` through its fault proxies, which delay every chunk by `latency`
+   * for the whole run; the faults find the proxies in their context.
+   */
+  readonly proxied?: { readonly latency: Delay };
 }
 
 /**
@@ -93,8 +100,11 @@ export interface HammerReport {
  */
 export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   const lockNames = new Map(options.subjects.map(({ kind }) => [kind.name, `{${options.label}}:${kind.name}`]));
+  const proxied = options.proxied ? await backendProxies(options.backend) : undefined;
+  const proxies = proxied?.proxies;
+  proxies?.setLatency(options.proxied?.latency ?? 0);
   const job: HammerJob = {
-    spec: options.backend.spec,
+    spec: proxied?.spec ?? options.backend.spec,
     otherSpecs: options.otherBackends.map((backend) => backend.spec),
     clientOptions: { watchdogTimeout: options.watchdogTimeout },
     store: { host: options.store.host, port: options.store.port },
@@ -111,7 +121,14 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
   const progress = new Progress(workers, options.subjects.length * options.tasksPerSubject * options.holdsPerTask);
   const log = new FaultLog();
-  const context: HammerFaultContext = { backend: options.backend, otherBackends: options.otherBackends, log, lockNames, holdingWorker: () => progress.holdingWorker() };
+  const context: HammerFaultContext = {
+    backend: options.backend,
+    otherBackends: options.otherBackends,
+    log,
+    lockNames,
+    holdingWorker: () => progress.holdingWorker(),
+    proxies,
+  };
   for (const worker of workers) worker.send('go');
 
   const faultCount = options.faults.length;
@@ -123,6 +140,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   }
   const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
   await Promise.all(workers.filter((worker) => !killed.has(worker)).map((worker) => worker.finished()));
+  proxies?.setLatency(0);
 
   const holds = workers.flatMap((worker) => holdsOf(worker, options.subjects, job));
   return {
@@ -227,7 +245,8 @@ function holdsOf(worker: HammerWorker, subjects: readonly LockSubject<HammerKind
   });
 }
 
-async function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
+/** What the store holds for the resource `lock` guards: its counter and the holds whose increment landed. */
+export async function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
   const keys = resourceKeys(lock);
   const [counter, landed] = await Promise.all([sendCommand(store, ['GET', keys.counter]), sendCommand(store, ['SMEMBERS', keys.writes])]);
   return { lock, counter: Number(counter ?? 0), landed: new Set(Array.isArray(landed) ? landed.map(String) : []) };

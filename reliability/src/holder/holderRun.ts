@@ -46,8 +46,11 @@ export interface Waiter {
   readonly taken: Promise<{ readonly held: HeldLock; readonly at: number }>;
 }
 
-/** Starts a waiter on each of the holder's locks, on `client`. */
-export function waitOnEach(client: LockClient, subjects: readonly LockSubject[], holder: Holder, waitTime: number): Waiter[] {
+/**
+ * Starts a waiter on each of the holder's locks, on `client`. The holder is anything that holds
+ * the locks `names` (in subject order): a holder worker, or a Redisson peer (hammer-redisson).
+ */
+export function waitOnEach(client: LockClient, subjects: readonly LockSubject[], holder: Pick<Holder, 'names'>, waitTime: number): Waiter[] {
   return subjects.map((subject, index) => {
     const name = holder.names[index] ?? '';
     const lock = subject.kind.create([client], name, exclusiveRole(subject.kind).name);

@@ -19,6 +19,19 @@ export interface Figures {
   readonly staleWritesRejected: number;
   /** Bad inputs tried on public entry points. */
   readonly badInputs: number;
+  /**
+   * Steps of the model-based tests (packages/conformance/test/model-*.test.ts) run in the same
+   * test run, each checked against the reference model and Redis's state; recorded by those tests
+   * (their `recordModelSteps`) when this suite's run directory is set.
+   */
+  readonly modelSteps: number;
+  /**
+   * Holds a Redisson peer (packages/conformance/src/redisson: a Java client's behaviour on the
+   * wire) took on locks that Deadbolt clients contended for (hammer-redisson).
+   */
+  readonly redissonPeerHolds: number;
+  /** Runs of a Redisson peer's renewal tasks (`LockTask` and `ReadLockTask`) while it held those locks. */
+  readonly redissonPeerRenewals: number;
 }
 
 /** {@link Figures} of one test, with where they come from. */
@@ -32,7 +45,7 @@ export interface FigureRecord extends Figures {
 /** The environment variable that names the run directory, set by the suite's global setup. */
 export const RESULTS_RUN_DIR_ENV = 'DEADBOLT_RELIABILITY_RUN_DIR';
 
-const NONE: Figures = { faults: {}, operations: 0, overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0 };
+const NONE: Figures = { faults: {}, operations: 0, overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0, modelSteps: 0, redissonPeerHolds: 0, redissonPeerRenewals: 0 };
 let sequence = 0;
 
 /**
@@ -56,7 +69,8 @@ export function addFigures(records: readonly Figures[]): Figures {
   for (const record of records) {
     for (const [type, count] of Object.entries(record.faults) as [FaultType, number][]) faults[type] = (faults[type] ?? 0) + count;
   }
-  const sum = (field: Exclude<keyof Figures, 'faults'>) => records.reduce((total, record) => total + record[field], 0);
+  // A record written before a figure existed lacks it: it counts 0.
+  const sum = (field: Exclude<keyof Figures, 'faults'>) => records.reduce((total, record) => total + (record[field] ?? 0), 0);
   return {
     faults,
     operations: sum('operations'),
@@ -65,5 +79,8 @@ export function addFigures(records: readonly Figures[]): Figures {
     lostUpdates: sum('lostUpdates'),
     staleWritesRejected: sum('staleWritesRejected'),
     badInputs: sum('badInputs'),
+    modelSteps: sum('modelSteps'),
+    redissonPeerHolds: sum('redissonPeerHolds'),
+    redissonPeerRenewals: sum('redissonPeerRenewals'),
   };
 }

@@ -55,6 +55,6 @@ function publish(records: readonly FigureRecord[]): void {
   const { totals } = results;
   console.log(
     `reliability: ${totals.faultsInjected} faults injected, ${totals.operations} operations completed, ${totals.overlaps} overlaps, ` +
-      `${totals.lostUpdates} updates lost, ${totals.badInputs} bad inputs tried; written to reliability/results/latest.{json,md}`,
+      `${totals.lostUpdates} updates lost, ${totals.badInputs} bad inputs tried, ${totals.modelSteps} model-based steps run, ${totals.redissonPeerHolds} Redisson-peer holds; written to reliability/results/latest.{json,md}`,
   );
 }

@@ -43,6 +43,9 @@ const COLUMNS: readonly [string, (figures: Figures) => number][] = [
   ['overlaps after an expired lease', (figures) => figures.excusedOverlaps],
   ['stale writes fenced off', (figures) => figures.staleWritesRejected],
   ['bad inputs tried', (figures) => figures.badInputs],
+  ['model-based steps run', (figures) => figures.modelSteps],
+  ['Redisson-peer holds', (figures) => figures.redissonPeerHolds],
+  ['Redisson-peer renewals', (figures) => figures.redissonPeerRenewals],
 ];
 
 /** The results as the markdown page the docs publish. */
@@ -72,6 +75,9 @@ export function renderMarkdown(results: ReliabilityResults): string {
     `| overlaps found | ${totals.overlaps} |`,
     `| updates lost | ${totals.lostUpdates} |`,
     `| bad inputs tried | ${totals.badInputs} |`,
+    `| model-based steps run | ${totals.modelSteps} |`,
+    `| Redisson-peer holds | ${totals.redissonPeerHolds} |`,
+    `| Redisson-peer renewals | ${totals.redissonPeerRenewals} |`,
     '',
     '## Faults injected',
     '',

@@ -20,6 +20,10 @@ export abstract class DriverLink implements SubscriberLink {
   // Callers waiting for a reply or for the connection to drop, whichever comes first; each one
   // removes itself when its reply comes, so a healthy long-lived connection accumulates nothing.
   readonly #lossWaiters = new Set<() => void>();
+  // The latest subscribe call per channel still waiting for its reply: the refusal of an earlier
+  // one must not forget a channel a later call asked for again (the router may re-ask before the
+  // first reply, e.g. a connection still connecting).
+  readonly #latest = new Map<string, object>();
 
   constructor(events: LinkEvents) {
     this.events = events;
@@ -41,11 +45,16 @@ export abstract class DriverLink implements SubscriberLink {
   async subscribe(channel: string, sharded: boolean): Promise<void> {
     const channels = sharded ? this.sharded : this.classic;
     channels.add(channel);
+    const key = `${sharded ? 's' : 'c'}:${channel}`;
+    const call = {};
+    this.#latest.set(key, call);
     try {
       await this.sendSubscribe(channel, sharded);
     } catch (error) {
-      channels.delete(channel);
+      if (this.#latest.get(key) === call) channels.delete(channel);
       throw error;
+    } finally {
+      if (this.#latest.get(key) === call) this.#latest.delete(key);
     }
   }
 

@@ -5,6 +5,7 @@ import type { Executor } from '../executor/Executor.js';
 import { Lock } from '../lock/Lock.js';
 import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
 import { checkMethods } from '../options/validate.js';
+import { newGeneratedOwner } from '../owner/generatedOwners.js';
 import { ChannelHub } from '../pubsub/ChannelHub.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
 import { coreScripts } from '../scripts/coreScripts.js';
@@ -72,7 +73,7 @@ export class LockClient extends EventEmitter<LockClientEvents> {
   readonly replicaSync: ReplicaSync | undefined;
   readonly #executor: Executor;
   #sharded: Promise<boolean> | undefined;
-  #nextOwner = 0;
+  readonly #instance = randomUUID();
   #nextRequest = 0;
   #closing: Promise<void> | undefined;
 
@@ -120,14 +121,22 @@ export class LockClient extends EventEmitter<LockClientEvents> {
     if (this.#closing) throw new ClientClosedError();
   }
 
-  /** A fresh owner id for an acquisition that names none and runs outside a `withLock` scope. */
+  /**
+   * A fresh owner id for an acquisition that names none and runs outside a `withLock` scope:
+   * `#<n>`, unique in the process, in a namespace that owner names given by users cannot enter.
+   */
   newOwnerId(): string {
-    return String(++this.#nextOwner);
+    return newGeneratedOwner();
   }
 
-  /** A unique id for one release request, which names its unlock latch. For lock kind authors. */
+  /**
+   * A unique id, `<instance>:<n>`, for one acquisition attempt: the hold it takes is marked and
+   * later released and extended by it. `<instance>` is random per client object, not the
+   * `clientId`: clients that share a `clientId` on purpose must still never issue the same hold id,
+   * or one's acquisition would count as the other's. For lock kind authors.
+   */
   newRequestId(): string {
-    return `${this.id}:${++this.#nextRequest}`;
+    return `${this.#instance}:${++this.#nextRequest}`;
   }
 
   /** Whether lock channels use sharded pub/sub, decided once per client. For lock kind authors. */

@@ -18,11 +18,21 @@ export function lockChannelName(name: string): string {
 }
 
 /**
- * The latch that remembers one release request's outcome for a short while, so that a release
- * the driver re-sends after a reconnect returns the first outcome instead of "not held".
+ * The latch that remembers the outcome of the release of hold `hold` for a short while, so that a
+ * release the driver re-sends after a reconnect returns the first outcome instead of "not held".
+ * (Running it twice is harmless at any delay: the hold markers see to that.)
  */
-export function unlockLatchKey(name: string, requestId: string): string {
-  return `${prefixedName('redisson_unlock_latch', name)}:${requestId}`;
+export function unlockLatchKey(name: string, hold: string): string {
+  return `${prefixedName('redisson_unlock_latch', name)}:${hold}`;
+}
+
+/**
+ * The hash beside a lock that marks each standing hold by its hold id (hold id -> owner field),
+ * so that a request the driver re-sends counts once: `deadbolt_holds:{name}`. The Lua fragment
+ * hold-markers.lua derives the same name.
+ */
+export function holdMarkersKey(name: string): string {
+  return prefixedName('deadbolt_holds', name);
 }
 
 /** The hash field that identifies an owner: `<clientId>:<ownerId>`. */

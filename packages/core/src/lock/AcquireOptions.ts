@@ -1,3 +1,4 @@
+import { checkOwnerInUse } from '../owner/generatedOwners.js';
 import { checkDuration, checkOptions, checkOwner, checkSignal } from '../options/validate.js';
 
 /** Options of an acquisition. Every time is in milliseconds. */
@@ -16,7 +17,10 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /**
    * Acquire as this owner instead of a fresh one (or the enclosing `withLock` scope's). The same
-   * owner re-enters the lock; only it can release it. Any non-empty string without whitespace.
+   * owner re-enters the lock; only it can release it. Any non-empty string without whitespace
+   * that does not start with `#`: ids starting with `#` are the ones Deadbolt generates, accepted
+   * only while that generated owner holds something (passing a held lock's `owner` back joins
+   * its holds on purpose), so a name you make up never joins a generated owner by accident.
    */
   owner?: string;
 }
@@ -39,6 +43,6 @@ export function checkAcquireOptions(value: unknown, defaultWaitTime: number): Ch
     waitTime:
       options.waitTime === undefined ? defaultWaitTime : checkDuration(options.waitTime, 'options.waitTime', { allowInfinity: true }),
     signal: checkSignal(options.signal),
-    owner: options.owner === undefined ? undefined : checkOwner(options.owner),
+    owner: options.owner === undefined ? undefined : checkOwnerInUse(checkOwner(options.owner), 'options.owner'),
   };
 }

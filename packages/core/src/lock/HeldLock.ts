@@ -1,6 +1,7 @@
 import { LockLostError, LockNotHeldError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
 import type { LockClient } from '../client/LockClient.js';
 import { checkDuration } from '../options/validate.js';
+import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /** How a lock kind describes one successful acquisition to {@link HeldLock}. For lock kind authors. */
@@ -13,17 +14,21 @@ export interface HoldDescription {
   /** The lease in milliseconds, or `undefined` when the watchdog renews the lock. */
   readonly leaseTime: number | undefined;
   /**
-   * The hold as the kind's renewal script sees it: what the watchdog renews when `leaseTime` is
-   * `undefined`, and what {@link HeldLock.extend} sets a new lease on.
+   * Whether the watchdog guards a fixed lease (see `RenewalScheduler.register`'s `until`): for a
+   * kind whose hash other parties' holds share and may shorten (a read lock).
    */
+  readonly guardLease: boolean;
+  /** The hold as the kind's renewal script sees it: what the watchdog renews when `leaseTime` is `undefined`. */
   readonly target: RenewalTarget;
   /** When the acquire was sent, on the monotonic clock (`performance.now()`). */
   readonly acquiredAt: number;
   /**
-   * Releases this one hold. Resolves `true` when it was released, `false` when the owner did not
-   * hold the lock. Called with the same `requestId` on a retry, so a repeat is harmless.
+   * Releases this one hold. Resolves `true` when it was released, `false` when it did not stand.
+   * Called again on a retry; a repeat is harmless.
    */
-  release(requestId: string): Promise<boolean>;
+  release(): Promise<boolean>;
+  /** Sets a lease of `leaseTime` ms from now on this hold; resolves `false` when it did not stand. */
+  extend(leaseTime: number): Promise<boolean>;
 }
 
 /**
@@ -47,30 +52,28 @@ export class HeldLock implements AsyncDisposable {
   /** The owner id holding it; pass it as `owner` to re-enter from elsewhere. */
   readonly owner: string;
   readonly #controller = new AbortController();
-  readonly #client: LockClient;
-  readonly #target: RenewalTarget;
-  readonly #release: (requestId: string) => Promise<boolean>;
-  readonly #requestId: string;
+  readonly #hold: HoldDescription;
   #leaseTime: number | undefined;
   #renewal: Renewal | undefined;
   #leaseTimer: NodeJS.Timeout | undefined;
   #released = false;
   // Set once a release starts: from then on nothing may extend or renew the lease.
   #releasing = false;
+  // Whether this hold still counts as a use of its owner (see retainOwner).
+  #ownerInUse = true;
 
   /** For lock kind authors: wraps a successful acquisition and starts keeping it alive. */
   constructor(hold: HoldDescription) {
     this.name = hold.name;
     this.owner = hold.owner;
-    this.#client = hold.client;
-    this.#target = hold.target;
-    this.#release = hold.release;
-    this.#requestId = hold.client.newRequestId();
+    this.#hold = hold;
     if (hold.leaseTime === undefined) {
       this.#renewal = hold.client.renewals.register(hold.target, (error) => this.#lose(error), hold.acquiredAt);
     } else {
       this.#startLease(hold.leaseTime, hold.acquiredAt);
     }
+    // While this hold stands, its generated owner may be passed back as `owner` to join it.
+    retainOwner(hold.owner);
   }
 
   /** The fixed lease in milliseconds, or `undefined` while the watchdog keeps the lock alive. */
@@ -101,10 +104,11 @@ export class HeldLock implements AsyncDisposable {
     if (this.#released) throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
     this.#releasing = true;
     this.#stopKeepingAlive();
-    // A failed call changed nothing we know of, so the hold stays releasable: a retry carries the
-    // same request id, and the unlock latch makes it harmless if the first call did run.
-    const held = await this.#release(this.#requestId);
+    // A failed call changed nothing we know of, so the hold stays releasable: a retry names the
+    // same hold, whose marker makes it harmless if the first call did run.
+    const held = await this.#hold.release();
     this.#released = true;
+    this.#endOwnerUse();
     if (!held) {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by owner ${this.owner}: its lease ran out or it was force-unlocked`, {
         lockName: this.name,
@@ -113,11 +117,14 @@ export class HeldLock implements AsyncDisposable {
   }
 
   /**
-   * Sets the lock's lease to `leaseTime` from now, and for a hold the watchdog was renewing, a
-   * fixed lease from now on (renewal stops). The lease belongs to the lock, so other holds of the
-   * same owner (re-entries) share it; a read-write lock, whose hash other owners' holds share, is
-   * only ever lengthened by it. node-redlock's `extend`; what a MultiLock uses to trim its
-   * members' leases.
+   * Sets this hold's lease to `leaseTime` from now, and for a hold the watchdog was renewing, a
+   * fixed lease from now on (renewal stops); the signal then aborts when it ends. The lease in
+   * Redis belongs to the lock, and holds of one owner share it, so it is never shortened below
+   * what another hold believes: the owner's only hold gets exactly `leaseTime` (on a hold the
+   * watchdog was renewing, a renewal already sent may land after it and lengthen the lock to
+   * `watchdogTimeout` again, never shorter), while other holds of the owner (re-entries) stand
+   * the lock is only lengthened, and a read lock, whose hash other owners' holds share, is only
+   * ever lengthened. node-redlock's `extend`; what a MultiLock uses to trim its members' leases.
    *
    * @param leaseTime - the new lease in milliseconds, at least 1
    * @throws {@link InvalidArgumentError} when `leaseTime` is not a positive finite number
@@ -132,10 +139,14 @@ export class HeldLock implements AsyncDisposable {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
     }
     const sentAt = performance.now();
-    const reply = await this.#client.scripts.run(this.#target.script, [this.#target.key], [lease, this.#target.field]);
-    const extended = Array.isArray(reply) && Number(reply[0]) === 1;
+    const extended = await this.#hold.extend(lease);
     // Released while the call was in flight: the release won, whatever the reply says.
     if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
+    // Told it was lost while the call was in flight (the watchdog could not renew in time): that
+    // news stands, and the hold is over; release() still gives back what Redis keeps.
+    if (this.signal.aborted) {
+      throw new LockNotHeldError(`Lock "${this.name}" was lost while it was being extended`, { lockName: this.name, cause: this.signal.reason });
+    }
     if (!extended) {
       const error = new LockLostError(`Lock "${this.name}" was gone when its lease was to be extended`, { lockName: this.name });
       this.#lose(error);
@@ -152,6 +163,9 @@ export class HeldLock implements AsyncDisposable {
 
   #startLease(leaseTime: number, from: number): void {
     this.#leaseTime = leaseTime;
+    if (this.#hold.guardLease) {
+      this.#renewal = this.#hold.client.renewals.register(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
+    }
     const left = from + leaseTime - performance.now();
     this.#leaseTimer = setTimeout(
       () => this.#lose(new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, { lockName: this.name })),
@@ -169,6 +183,13 @@ export class HeldLock implements AsyncDisposable {
 
   #lose(error: LockLostError): void {
     this.#stopKeepingAlive();
+    this.#endOwnerUse();
     this.#controller.abort(error);
+  }
+
+  #endOwnerUse(): void {
+    if (!this.#ownerInUse) return;
+    this.#ownerInUse = false;
+    releaseOwner(this.owner);
   }
 }

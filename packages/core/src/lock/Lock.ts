@@ -1,3 +1,4 @@
+import { holdMarkersKey } from '../keys/lockKeys.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import type { AttemptContext } from './LockBase.js';
 import { ReentrantLockBase } from './ReentrantLockBase.js';
@@ -29,7 +30,8 @@ import { ReentrantLockBase } from './ReentrantLockBase.js';
  * ```
  */
 export class Lock extends ReentrantLockBase {
-  protected tryAcquireOnce({ field, lease }: AttemptContext): Promise<number | null> {
-    return this.runAcquireScript(coreScripts.acquire, [this.name], [lease, field], field, lease);
+  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+    const { field, lease, hold } = attempt;
+    return this.runAcquireScript(coreScripts.acquire, [this.name, holdMarkersKey(this.name)], [lease, field, hold], attempt);
   }
 }

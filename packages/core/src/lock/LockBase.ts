@@ -1,5 +1,5 @@
-import { InvalidArgumentError, LockWaitTimeoutError } from '../errors/LockError.js';
-import { ownerField } from '../keys/lockKeys.js';
+import { InvalidArgumentError, LockWaitTimeoutError, RedisUnavailableError } from '../errors/LockError.js';
+import { holdMarkersKey, ownerField } from '../keys/lockKeys.js';
 import type { LockClient } from '../client/LockClient.js';
 import { checkFunction, checkLockName, checkOwner } from '../options/validate.js';
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
@@ -11,14 +11,24 @@ import { HeldLock, type HoldDescription } from './HeldLock.js';
 import { releaseAfter } from './releaseAfter.js';
 import { waitToAcquire } from './waitToAcquire.js';
 
-/** One acquisition attempt's context, passed to {@link LockBase.tryAcquireOnce}. */
-export interface AttemptContext {
+/** What an acquisition's attempts share, passed to {@link LockBase.leaveWait}. */
+export interface WaitContext {
   /** The owner field, `<clientId>:<ownerId>`. */
   readonly field: string;
   /** The lease to set, in milliseconds. */
   readonly lease: number;
   /** The wait time of the whole acquisition; 0 means this is the only attempt. */
   readonly waitTime: number;
+}
+
+/** One acquisition attempt's context, passed to {@link LockBase.tryAcquireOnce}. */
+export interface AttemptContext extends WaitContext {
+  /**
+   * This attempt's hold id, `<instance>:<n>` (`<instance>` random per client object), never
+   * reused: the hold it takes is marked with it, so that the request counts once however often
+   * the driver sends it, and its release and extend name it.
+   */
+  readonly hold: string;
 }
 
 /** What the query methods read of a lock, in one round trip. See {@link LockBase.lockState}. */
@@ -153,10 +163,22 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   }
 
   /**
-   * Releases one hold of `field`. Resolves `false` when that owner did not hold the lock.
-   * `requestId` names the release's unlock latch, so a re-sent request is harmless.
+   * Releases the hold `hold` of `field`. Resolves `false` when that hold does not stand (released
+   * already, expired, force-unlocked). Called again with the same hold after a failure: the
+   * hold's markers and unlock latch make a repeat harmless.
    */
-  protected abstract releaseOnce(field: string, lease: number, requestId: string): Promise<boolean>;
+  protected abstract releaseOnce(field: string, hold: string): Promise<boolean>;
+
+  /**
+   * Sets a lease of `lease` ms from now on the hold `hold` of `field` ({@link HeldLock.extend}).
+   * Resolves `false` when that hold does not stand. The default is the reentrant layout's: the
+   * owner's only hold gets exactly `lease`; with other holds of the owner standing the lock is
+   * only ever lengthened.
+   */
+  protected async extendOnce(field: string, hold: string, lease: number): Promise<boolean> {
+    const reply = await this.client.scripts.run(coreScripts.extend, [this.name, holdMarkersKey(this.name)], [lease, field, hold]);
+    return Number(reply) === 1;
+  }
 
   /** The channel a waiter with owner `field` sleeps on. */
   protected abstract waitChannel(field: string): string;
@@ -166,7 +188,15 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    * attempts had, so that a lock kind that queues its waiters can take this one out of the queue
    * at once.
    */
-  protected async leaveWait(_attempt: AttemptContext): Promise<void> {}
+  protected async leaveWait(_wait: WaitContext): Promise<void> {}
+
+  /**
+   * Whether the watchdog guards holds with a fixed lease up to the end of that lease: for a kind
+   * whose hash other owners' holds share, where another party's renewal may shorten it.
+   */
+  protected get guardsFixedLeases(): boolean {
+    return false;
+  }
 
   /** The batch renewal script the watchdog runs for this kind's holds. */
   protected get renewalScript(): Script {
@@ -199,11 +229,11 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const owner = options.owner ?? currentOwner(this.name) ?? client.newOwnerId();
     const field = ownerField(client.id, owner);
     const lease = options.leaseTime ?? client.renewals.lease;
-    const release = (requestId: string) => this.releaseOnce(field, lease, requestId);
-    const undo = async () => void (await release(client.newRequestId()).catch(() => false));
-    const context: AttemptContext = { field, lease, waitTime: options.waitTime };
-    let acquiredAt = 0;
-    let grant: Grant | undefined;
+    const wait: WaitContext = { field, lease, waitTime: options.waitTime };
+    let granted: Granted<Grant> | undefined;
+    const undo = async () => {
+      if (granted) await this.releaseOnce(field, granted.hold).catch(() => false);
+    };
     let taken = false;
     try {
       taken = await waitToAcquire({
@@ -212,35 +242,61 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         waitTime: options.waitTime,
         signal: options.signal,
         attempt: async () => {
-          acquiredAt = performance.now();
-          const outcome = await this.tryAcquireOnce(context);
+          const outcome = await this.#attemptOnce(wait);
           if (typeof outcome === 'number') return outcome;
-          grant = outcome;
+          granted = outcome;
           return null;
         },
         undo,
       });
     } finally {
-      if (!taken && options.waitTime > 0) await this.leaveWait(context).catch(() => undefined);
+      if (!taken && options.waitTime > 0) await this.leaveWait(wait).catch(() => undefined);
     }
-    if (!taken) return null;
-    if (client.closed) {
-      // Closed while the acquisition was in flight: nobody would keep this lock alive.
-      await undo();
-      client.assertOpen();
-    }
+    if (!taken || !granted) return null;
+    const { hold: holdId, grant, acquiredAt } = granted;
+    await this.#giveBackIfClosed(undo);
     const sync = client.replicaSync;
-    if (sync) await this.#syncAcquired(sync, undo, options.signal);
+    if (sync) {
+      await this.#syncAcquired(sync, undo, options.signal);
+      // Closed while replicas were being waited for: nobody would keep this lock alive either.
+      await this.#giveBackIfClosed(undo);
+    }
+    const release = () => this.releaseOnce(field, holdId);
     const hold: HoldDescription = {
       client,
       name: this.name,
       owner,
       leaseTime: options.leaseTime,
-      target: { script: this.renewalScript, key: this.name, field: this.holdField(field) },
+      guardLease: this.guardsFixedLeases,
+      target: { script: this.renewalScript, key: this.name, field: this.holdField(field), hold: holdId },
       acquiredAt,
       release: sync ? this.#syncedRelease(sync, release) : release,
+      extend: (leaseTime) => this.extendOnce(field, holdId, leaseTime),
     };
-    return this.createHeld(hold, grant as Grant);
+    return this.createHeld(hold, grant);
+  }
+
+  // One attempt, with a hold id of its own: the hold it took, or the holder's TTL.
+  async #attemptOnce(wait: WaitContext): Promise<Granted<Grant> | number> {
+    const attempt: AttemptContext = { ...wait, hold: this.client.newRequestId() };
+    const acquiredAt = performance.now();
+    try {
+      const outcome = await this.tryAcquireOnce(attempt);
+      return typeof outcome === 'number' ? outcome : { hold: attempt.hold, grant: outcome, acquiredAt };
+    } catch (error) {
+      // The request may have run before the connection failed (node-redis then rejects it without
+      // sending it again): give back whatever it took. Releasing by this attempt's hold id touches
+      // nothing else, and does nothing when it took nothing.
+      if (error instanceof RedisUnavailableError) void this.releaseOnce(wait.field, attempt.hold).catch(() => false);
+      throw error;
+    }
+  }
+
+  // Closed while the acquisition was in flight: nobody would keep this lock alive, so it goes back.
+  async #giveBackIfClosed(undo: () => Promise<void>): Promise<void> {
+    if (!this.client.closed) return;
+    await undo();
+    this.client.assertOpen();
   }
 
   // With replica sync, an acquisition counts once replicas have it; one they lack is given back.
@@ -257,9 +313,9 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   // A release that changed something waits for replicas; the lock stays released on the master
   // whatever they say.
-  #syncedRelease(sync: ReplicaSync, release: (requestId: string) => Promise<boolean>): (requestId: string) => Promise<boolean> {
-    return async (requestId) => {
-      const released = await release(requestId);
+  #syncedRelease(sync: ReplicaSync, release: () => Promise<boolean>): () => Promise<boolean> {
+    return async () => {
+      const released = await release();
       if (released) await sync.confirm(this.name, 'release');
       return released;
     };
@@ -267,17 +323,16 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   /**
    * Runs an acquisition script that replies nil when it took the lock, else the holder's TTL; a
-   * reply that comes after the call timed out took the lock for nobody, so it is given back at
-   * once. For subclasses' {@link LockBase.tryAcquireOnce}.
+   * reply that comes after the call timed out took the lock for nobody, so that hold is given
+   * back at once. For subclasses' {@link LockBase.tryAcquireOnce}.
    */
   protected runAcquireScript(
     script: Script,
     keys: readonly string[],
     args: readonly (string | number)[],
-    field: string,
-    lease: number,
+    attempt: AttemptContext,
   ): Promise<number | null> {
-    return this.runGrantingScript(script, keys, args, field, lease, nilOrTtl);
+    return this.runGrantingScript(script, keys, args, attempt, nilOrTtl);
   }
 
   /**
@@ -288,12 +343,11 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     script: Script,
     keys: readonly string[],
     args: readonly (string | number)[],
-    field: string,
-    lease: number,
+    attempt: AttemptContext,
     decode: (reply: unknown) => number | G,
   ): Promise<number | G> {
     const reply = await this.client.scripts.run(script, keys, args, (late) => {
-      if (typeof decode(late) !== 'number') void this.releaseOnce(field, lease, this.client.newRequestId()).catch(() => false);
+      if (typeof decode(late) !== 'number') void this.releaseOnce(attempt.field, attempt.hold).catch(() => false);
     });
     return decode(reply);
   }
@@ -308,6 +362,13 @@ export abstract class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     this.client.assertOpen();
     return this.lockState(field);
   }
+}
+
+/** A successful attempt: the hold it took, what the kind's script granted, when it was sent. */
+interface Granted<Grant> {
+  readonly hold: string;
+  readonly grant: Grant;
+  readonly acquiredAt: number;
 }
 
 function nilOrTtl(reply: unknown): number | null {

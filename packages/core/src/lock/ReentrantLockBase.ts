@@ -1,4 +1,4 @@
-import { lockChannelName, unlockLatchKey } from '../keys/lockKeys.js';
+import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../keys/lockKeys.js';
 import type { LockClient } from '../client/LockClient.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import type { HeldLock } from './HeldLock.js';
@@ -30,18 +30,18 @@ export abstract class ReentrantLockBase<Held extends HeldLock = HeldLock, Grant 
   async forceUnlock(): Promise<boolean> {
     this.client.assertOpen();
     const publish = await this.client.publishCommand();
-    const reply = await this.client.scripts.run(coreScripts.forceRelease, [this.name, this.#channel], [UNLOCK_MESSAGE, publish]);
+    const reply = await this.client.scripts.run(coreScripts.forceRelease, [this.name, this.#channel, holdMarkersKey(this.name)], [UNLOCK_MESSAGE, publish]);
     return Number(reply) === 1;
   }
 
-  protected async releaseOnce(field: string, lease: number, requestId: string): Promise<boolean> {
+  protected async releaseOnce(field: string, hold: string): Promise<boolean> {
     const client = this.client;
     const publish = await client.publishCommand();
     const reply = await client.scripts.run(
       coreScripts.release,
-      [this.name, this.#channel, unlockLatchKey(this.name, requestId)],
-      // The latch outlives any re-send of this request by the driver.
-      [UNLOCK_MESSAGE, lease, field, publish, 2 * client.options.commandTimeout],
+      [this.name, this.#channel, unlockLatchKey(this.name, hold), holdMarkersKey(this.name)],
+      // The latch tells a release re-sent soon after its first run the first outcome.
+      [UNLOCK_MESSAGE, field, hold, publish, 2 * client.options.commandTimeout],
     );
     return reply !== null;
   }

@@ -1,21 +1,26 @@
 import { LockError, RedisUnavailableError } from '../errors/LockError.js';
 import type { Executor, ScriptArgument } from '../executor/Executor.js';
+import { LoadedScripts } from './LoadedScripts.js';
 import type { Script } from './Script.js';
 
 // Server replies that mean the script or its data is wrong, not that Redis is unreachable.
 const REJECTION = /^(ERR|WRONGTYPE|CROSSSLOT|NOPERM|NOSCRIPT)\b/;
 
 /**
- * Runs registered scripts through an executor: EVALSHA first, EVAL when the server answers
- * NOSCRIPT (after a restart or `SCRIPT FLUSH`), every call bounded by `commandTimeout`.
+ * Runs registered scripts through an executor: in full (EVAL) until the server is known to hold a
+ * script (the per-route bookkeeping is in `LoadedScripts.ts`), then by digest (EVALSHA), falling
+ * back to EVAL when the server answers NOSCRIPT (after a restart or `SCRIPT FLUSH`); every call
+ * bounded by `commandTimeout`.
  */
 export class ScriptRunner {
   readonly #executor: Executor;
   readonly #commandTimeout: number;
+  readonly #loaded: LoadedScripts;
 
   constructor(executor: Executor, commandTimeout: number) {
     this.#executor = executor;
     this.#commandTimeout = commandTimeout;
+    this.#loaded = new LoadedScripts(executor.isCluster);
   }
 
   /**
@@ -41,6 +46,7 @@ export class ScriptRunner {
       }, this.#commandTimeout);
       const answered = (reply: unknown) => {
         clearTimeout(timer);
+        this.#loaded.set(script.sha, keys[0], true);
         if (timedOut) onLateReply?.(reply);
         else resolve(reply);
       };
@@ -48,11 +54,14 @@ export class ScriptRunner {
         clearTimeout(timer);
         if (!timedOut) reject(classify(error, script, keys[0]));
       };
+      const inFull = () => send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
       const missing = (error: unknown) => {
-        if (!messageOf(error).startsWith('NOSCRIPT')) failed(error);
-        else send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
+        if (!messageOf(error).startsWith('NOSCRIPT')) return failed(error);
+        this.#loaded.set(script.sha, keys[0], false);
+        inFull();
       };
-      send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
+      if (this.#loaded.has(script.sha, keys[0])) send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
+      else inFull();
     });
   }
 }

@@ -1,7 +1,9 @@
 import { defineScript } from './Script.js';
 import acquire from './lua/lock-acquire.lua';
+import extend from './lua/lock-extend.lua';
 import forceRelease from './lua/lock-force-release.lua';
-import hold from './lua/lock-hold.lua';
+import holdOnly from './lua/lock-hold.lua';
+import holdMarkers from './lua/hold-markers.lua';
 import release from './lua/lock-release.lua';
 import releaseHoldOnly from './lua/release-hold.lua';
 import renew from './lua/lock-renew.lua';
@@ -10,8 +12,10 @@ import state from './lua/lock-state.lua';
 import serverVersion from './lua/server-version.lua';
 import unlockLatch from './lua/unlock-latch.lua';
 
-// release_hold() is written over with_unlock_latch(); the fragment carries both.
-const releaseHold = `${unlockLatch}\n${releaseHoldOnly}`;
+// add_hold() and release_hold() are written over the hold markers (and release_hold() over
+// with_unlock_latch()); each fragment carries what it needs.
+const hold = `${holdMarkers}\n${holdOnly}`;
+const releaseHold = `${unlockLatch}\n${holdMarkers}\n${releaseHoldOnly}`;
 
 /**
  * Lua fragments that lock kinds in other packages prepend to their own scripts, so that logic
@@ -19,21 +23,33 @@ const releaseHold = `${unlockLatch}\n${releaseHoldOnly}`;
  */
 export const coreLua = {
   /**
-   * Defines `can_hold(lock, field)` and `add_hold(lock, field, lease)`: taking or re-entering a
-   * reentrant lock hash, for acquire scripts that do more than the plain lock's.
+   * Defines the hold markers that make a re-sent request count once (`extend_to`, `markers_of`,
+   * `is_marked`, `mark`, `unmark`, `keep_markers`, `forget_marks_of`). Already part of
+   * {@link coreLua.hold} and {@link coreLua.releaseHold}; prepend it alone to a script that
+   * uses neither.
+   */
+  holdMarkers,
+  /**
+   * Defines the hold markers, `can_hold(lock, field)` and `add_hold(lock, markers, field, hold,
+   * lease)`: taking or re-entering a reentrant lock hash, for acquire scripts that do more than
+   * the plain lock's.
    */
   hold,
-  /** Defines `release_hold(lock, field, lease, latch, remember, on_freed)`: one hold's release with its unlock latch. */
+  /**
+   * Defines the hold markers and `release_hold(lock, markers, field, hold, latch, remember,
+   * on_freed)`: one hold's release with its unlock latch.
+   */
   releaseHold,
   /**
    * Defines `with_unlock_latch(latch, remember, release)`: runs a release once per request id and
    * returns its first outcome to a re-sent request. For release scripts that do not fit
-   * `release_hold`. Already part of {@link coreLua.releaseHold}; prepend one or the other.
+   * `release_hold` (prepend the hold markers too). Already part of {@link coreLua.releaseHold}.
    */
   unlockLatch,
   /**
    * Defines `renew_batch(renew_one)`: the watchdog's batch renewal over KEYS and ARGV as the
-   * renewal scheduler sends them, replying 1 or 0 per key. For a kind's own renewal script.
+   * renewal scheduler sends them, replying 1 or 0 per key. For a kind's own renewal script
+   * (prepend the hold markers too, for `extend_to` and `keep_markers`).
    */
   renewBatch,
 } as const;
@@ -43,7 +59,8 @@ export const coreScripts = {
   acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
   forceRelease: defineScript('core/lock-force-release', forceRelease),
-  renew: defineScript('core/lock-renew', `${renewBatch}\n${renew}`),
+  renew: defineScript('core/lock-renew', `${holdMarkers}\n${renewBatch}\n${renew}`),
+  extend: defineScript('core/lock-extend', `${holdMarkers}\n${extend}`),
   state: defineScript('core/lock-state', state),
   serverVersion: defineScript('core/server-version', serverVersion),
 } as const;

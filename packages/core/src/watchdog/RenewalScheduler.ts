@@ -1,17 +1,20 @@
-import { LockLostError } from '../errors/LockError.js';
+import { ClientClosedError, LockLostError } from '../errors/LockError.js';
 import { hashSlot } from '../keys/hashSlot.js';
 import type { Script } from '../scripts/Script.js';
 import type { ScriptRunner } from '../scripts/ScriptRunner.js';
 
 /**
  * One held lock hold for the watchdog to keep alive. `script` renews a batch: KEYS are lock keys
- * of one slot, ARGV[1] the lease, ARGV[i+1] the owner field for KEYS[i]; it replies with an
- * array of 1 (renewed) or 0 (gone) per key. Lock kinds with the same layout share a script.
+ * of one slot, ARGV[1] the lease, ARGV[2i] the hold field and ARGV[2i+1] the hold id for KEYS[i];
+ * it replies with an array of 1 (renewed) or 0 (gone) per key. Lock kinds with the same layout
+ * share a script.
  */
 export interface RenewalTarget {
   readonly script: Script;
   readonly key: string;
   readonly field: string;
+  /** The hold id: each hold is renewed, and found gone, on its own. */
+  readonly hold: string;
 }
 
 /** A registration with the watchdog; cancel it before releasing the lock. */
@@ -21,10 +24,18 @@ export interface Renewal {
 }
 
 interface Entry extends RenewalTarget {
-  readonly id: string;
-  readonly holders: Set<(error: LockLostError) => void>;
-  /** When the last renewal (or the acquisition) that succeeded was sent, on the monotonic clock. */
-  renewedAt: number;
+  /** Tells the hold it is lost. */
+  readonly onLost: (error: LockLostError) => void;
+  /** The end of a guarded hold's fixed lease, on the monotonic clock; `undefined`: renewed without end. */
+  readonly until: number | undefined;
+  /** Until when Redis is known to keep the lock, on the monotonic clock (from when the call was sent). */
+  coveredUntil: number;
+}
+
+/** A batch of entries renewed with one call: same script, same slot, same lease. */
+interface Batch {
+  readonly lease: number;
+  readonly entries: Entry[];
 }
 
 // Keys per script call: bounds the time one batch holds the server.
@@ -33,10 +44,10 @@ const BATCH = 500;
 const RETRY_DELAY = 1000;
 
 /**
- * The watchdog. Keeps every registered lock alive by renewing its lease every third of it, with
- * one script call per slot per tick for all held locks together. A renewal only extends a lock
- * the owner still holds; when a lock is gone, or Redis cannot be reached before its lease ends,
- * every holder is told through its callback and the lock is dropped. Runs a timer only while
+ * The watchdog. Keeps every registered hold alive by renewing its lease every third of it, with
+ * one script call per slot (and lease) per tick for all holds together. A renewal only extends a
+ * hold that still stands; when it is gone, or Redis cannot be reached before its lease ends, the
+ * hold is told through its callback and dropped. Runs a timer only while
  * something is registered.
  */
 export class RenewalScheduler {
@@ -73,28 +84,33 @@ export class RenewalScheduler {
 
   /**
    * Starts renewing `target`, acquired at `acquiredAt` (monotonic ms, taken before the acquire
-   * was sent). Holds of the same owner on the same lock share one renewal.
+   * was sent). Each hold is renewed on its own (a force-unlocked hold stays lost even when its
+   * owner takes the lock again), in the same batches.
+   *
+   * With `until` (monotonic ms), the hold has a fixed lease ending then, and is only guarded:
+   * each tick makes Redis keep it at least until then and never longer, because something else
+   * may shorten what it shares (Redisson's read-lock watchdog sets every reader's lease to its
+   * own, and stops when its process dies).
    */
-  register(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number): Renewal {
-    if (this.#stopped) throw new Error('RenewalScheduler is stopped');
-    const id = `${target.script.name}\n${target.key}\n${target.field}`;
-    let entry = this.#entries.get(id);
-    if (!entry) {
-      // Fields copied one by one: an object spread here cost a few microseconds per acquisition.
-      entry = { script: target.script, key: target.key, field: target.field, id, holders: new Set(), renewedAt: acquiredAt };
-      this.#entries.set(id, entry);
-    } else {
-      // A re-entry reset the lease too.
-      entry.renewedAt = Math.max(entry.renewedAt, acquiredAt);
-    }
-    const holder = (error: LockLostError) => onLost(error);
-    entry.holders.add(holder);
+  register(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal {
+    if (this.#stopped) throw new ClientClosedError();
+    // Fields copied one by one: an object spread here cost a few microseconds per acquisition.
+    const entry: Entry = {
+      script: target.script,
+      key: target.key,
+      field: target.field,
+      hold: target.hold,
+      onLost,
+      until,
+      coveredUntil: until ?? acquiredAt + this.#lease,
+    };
+    // Hold ids are never reused, and a hold cancels before it registers again (extend).
+    this.#entries.set(target.hold, entry);
     this.#schedule(this.#interval, false);
-    const owned = entry;
     return {
       cancel: () => {
-        if (!owned.holders.delete(holder) || owned.holders.size > 0) return;
-        if (this.#entries.get(owned.id) === owned) this.#entries.delete(owned.id);
+        if (this.#entries.get(entry.hold) !== entry) return;
+        this.#entries.delete(entry.hold);
         if (this.#entries.size === 0) this.#clearTimer();
       },
     };
@@ -111,7 +127,7 @@ export class RenewalScheduler {
     this.#entries.clear();
     for (const entry of entries) {
       const error = new LockLostError(`Lock "${entry.key}" is no longer renewed: its client was closed`, { lockName: entry.key });
-      for (const holder of entry.holders) holder(error);
+      entry.onLost(error);
     }
   }
 
@@ -134,7 +150,7 @@ export class RenewalScheduler {
     this.#ticking = true;
     let failed = false;
     try {
-      const batches = [...this.#batches()];
+      const batches = [...this.#batches(performance.now())];
       const outcomes = await Promise.all(batches.map((batch) => this.#renew(batch)));
       failed = outcomes.includes(false);
     } finally {
@@ -143,23 +159,32 @@ export class RenewalScheduler {
     this.#schedule(failed ? Math.min(RETRY_DELAY, this.#interval) : this.#interval, true);
   }
 
-  *#batches(): Generator<Entry[]> {
-    const groups = new Map<string, Entry[]>();
+  *#batches(now: number): Generator<Batch> {
+    const groups = new Map<string, Batch>();
     for (const entry of this.#entries.values()) {
-      const group = `${entry.script.name}\n${this.#isCluster ? hashSlot(entry.key) : 0}`;
-      let list = groups.get(group);
-      if (!list) groups.set(group, (list = []));
-      list.push(entry);
-      if (list.length === BATCH) {
-        yield list;
+      const lease = this.#leaseOf(entry, now);
+      // A guarded hold whose lease has ended is its holder's to report (its lease timer).
+      if (lease <= 0) continue;
+      const group = `${entry.script.name}\n${this.#isCluster ? hashSlot(entry.key) : 0}\n${lease}`;
+      let batch = groups.get(group);
+      if (!batch) groups.set(group, (batch = { lease, entries: [] }));
+      batch.entries.push(entry);
+      if (batch.entries.length === BATCH) {
+        yield batch;
         groups.delete(group);
       }
     }
     yield* groups.values();
   }
 
+  // The watchdog's lease for a hold renewed without end; a guarded hold's up to the end of its
+  // fixed lease, never beyond.
+  #leaseOf(entry: Entry, now: number): number {
+    return entry.until === undefined ? this.#lease : Math.ceil(entry.until - now);
+  }
+
   /** Renews one batch; resolves `false` when Redis could not be reached. */
-  async #renew(batch: Entry[]): Promise<boolean> {
+  async #renew({ lease, entries: batch }: Batch): Promise<boolean> {
     const sentAt = performance.now();
     const [first] = batch;
     if (!first) return true;
@@ -167,7 +192,7 @@ export class RenewalScheduler {
     const unreachable = (cause: unknown) => {
       const giveUpAt = performance.now() + margin;
       for (const entry of batch) {
-        if (entry.renewedAt + this.#lease <= giveUpAt) {
+        if (entry.coveredUntil <= giveUpAt) {
           this.#lose(entry, `Could not reach Redis to renew lock "${entry.key}" before its lease ended`, cause);
         }
       }
@@ -177,9 +202,9 @@ export class RenewalScheduler {
     // after it fires, for the holds it did not give up yet: a timer can fire a little early.
     let deadline: NodeJS.Timeout | undefined;
     const armDeadline = () => {
-      const live = batch.filter((entry) => this.#entries.get(entry.id) === entry);
+      const live = batch.filter((entry) => this.#entries.get(entry.hold) === entry);
       if (live.length === 0) return;
-      const earliestEnd = Math.min(...live.map((entry) => entry.renewedAt)) + this.#lease;
+      const earliestEnd = Math.min(...live.map((entry) => entry.coveredUntil));
       deadline = setTimeout(() => {
         unreachable(undefined);
         armDeadline();
@@ -192,7 +217,7 @@ export class RenewalScheduler {
       reply = await this.#runner.run(
         first.script,
         batch.map((entry) => entry.key),
-        [this.#lease, ...batch.map((entry) => entry.field)],
+        [lease, ...batch.flatMap((entry) => [entry.field, entry.hold])],
       );
     } catch (error) {
       unreachable(error);
@@ -202,19 +227,20 @@ export class RenewalScheduler {
     }
     const renewed = Array.isArray(reply) ? reply : [];
     batch.forEach((entry, index) => {
-      if (Number(renewed[index]) === 1) entry.renewedAt = Math.max(entry.renewedAt, sentAt);
-      // A re-entry after this call was sent renewed the lock itself; this reply predates it.
-      else if (entry.renewedAt <= sentAt) this.#lose(entry, `Lock "${entry.key}" was gone when the watchdog tried to renew it`);
+      if (Number(renewed[index]) === 1) entry.coveredUntil = Math.max(entry.coveredUntil, sentAt + lease);
+      // A hold that cancelled meanwhile (released, extended) is no longer this entry's to report:
+      // #lose checks it.
+      else this.#lose(entry, `Lock "${entry.key}" was gone when the watchdog tried to renew it`);
     });
     return true;
   }
 
   #lose(entry: Entry, message: string, cause?: unknown): void {
-    // A holder that released while the renewal was in flight is no longer ours to report.
-    if (this.#entries.get(entry.id) !== entry) return;
-    this.#entries.delete(entry.id);
+    // A hold that was released while the renewal was in flight is no longer ours to report.
+    if (this.#entries.get(entry.hold) !== entry) return;
+    this.#entries.delete(entry.hold);
     const error = new LockLostError(message, { lockName: entry.key, cause });
-    for (const holder of entry.holders) holder(error);
+    entry.onLost(error);
     try {
       this.#onLost(entry, error);
     } catch (listenerError) {

@@ -1,7 +1,9 @@
--- Takes a fair lock in arrival order, re-enters it, or queues the caller. Runs after queue.lua.
+-- Takes a fair lock in arrival order, re-enters it, or queues the caller. Runs after core's
+-- lock-hold.lua (with the hold markers) and queue.lua.
 --
 -- KEYS[1..4]  as in queue.lua
--- ARGV[1]  lease in milliseconds
+-- KEYS[5]  the lock's hold markers, deadbolt_holds:{name}
+-- ARGV[1]  lease in milliseconds: the lock then lives at least this long
 -- ARGV[2]  owner field, <clientId>:<ownerId>
 -- ARGV[3]  the caller's allowance in ms: its deadline is the deadline of the waiter ahead (or
 --          the lock's expiry) plus this, and each attempt keeps it at least this far ahead;
@@ -10,18 +12,23 @@
 -- ARGV[5]  waiterTimeout in ms: the most a head waiter is given to take a free lock
 -- ARGV[6]  publish command: publish or spublish
 -- ARGV[7]  message that wakes a waiter (0)
+-- ARGV[8]  this attempt's hold id, <instance>:<n>
 --
--- Returns  nil when the lock was taken or re-entered; otherwise how many ms to sleep before the
+-- Returns  nil when the lock was taken or re-entered (or this very attempt had counted already: a
+--          re-sent request counts once); otherwise how many ms to sleep before the
 --          next attempt unless woken first on the caller's own channel (a no-wait attempt: the
 --          lock's remaining TTL, -1 when it has none, 0 when it is free but others queue first).
 local field = ARGV[2]
 local allowance = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
 local limit = tonumber(ARGV[5])
+local lease, hold = tonumber(ARGV[1]), ARGV[8]
 
+if is_marked(KEYS[1], KEYS[5], field, hold) then
+  return nil
+end
 if redis.call('hexists', KEYS[1], field) == 1 then
-  redis.call('hincrby', KEYS[1], field, 1)
-  redis.call('pexpire', KEYS[1], ARGV[1])
+  add_hold(KEYS[1], KEYS[5], field, hold, lease)
   return nil
 end
 
@@ -29,8 +36,7 @@ local head, dropped = drop_expired(now)
 local ttl = redis.call('pttl', KEYS[1])
 if ttl == -2 then
   if not head or head == field then
-    redis.call('hset', KEYS[1], field, 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    add_hold(KEYS[1], KEYS[5], field, hold, lease)
     if head then
       redis.call('lpop', KEYS[2])
       redis.call('zrem', KEYS[3], field)
@@ -65,18 +71,8 @@ else
 end
 if deadline ~= mine then
   redis.call('zadd', KEYS[3], deadline, field)
-  outlive_deadlines(now)
 end
 
--- The head waits for the lock's expiry, the next in line for the head's deadline when the lock
--- is free; everyone checks in at least every third of its allowance, so none looks dead.
-local sleep = -1
-local first = redis.call('lindex', KEYS[2], 0)
-if first == field or redis.call('lindex', KEYS[2], 1) == field then
-  sleep = ttl == -2 and tonumber(redis.call('zscore', KEYS[3], first)) - now or ttl
-end
-local check_in = math.max(1, math.floor(math.min(allowance, limit) / 3))
-if sleep < 0 or sleep > check_in then
-  sleep = check_in
-end
-return math.max(sleep, 1)
+-- Every waiter, wherever it stands, is awake when the lease ends, or soon after the head takes a
+-- free lock, since a Redisson head tells nobody (see waiter_sleep).
+return waiter_sleep(ttl, now, allowance, limit)

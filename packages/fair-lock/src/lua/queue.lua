@@ -6,7 +6,10 @@
 -- KEYS[4]  the lock's channel; a waiter's own channel is KEYS[4] .. ':' .. <its owner field>
 --
 -- A waiter whose deadline has passed while it stands at the head of the queue is presumed dead
--- and dropped. Times come from the caller's clock as ARGV, as Redisson's clients send theirs.
+-- and dropped by the next script that runs, as Redisson's scripts drop stale heads. Times come
+-- from the caller's clock as ARGV, as Redisson's clients send theirs. Like Redisson, nothing sets
+-- a TTL on the queue keys: a Java waiter's deadline may lie minutes past any deadline Deadbolt
+-- wrote, and a TTL would drop it with its place. The keys go when their last entry leaves.
 
 -- Drops presumed-dead waiters from the head of the queue.
 -- Returns the waiter now at the head (false when none) and how many were dropped.
@@ -43,13 +46,29 @@ local function wake_head(now, limit, publish, message)
   end
 end
 
--- After a deadline moved later: both queue keys expire a second after the latest deadline, so a
--- dead waiter's entry cannot outlive everyone when nobody comes to drop it.
-local function outlive_deadlines(now)
-  local last = redis.call('zrange', KEYS[3], -1, -1, 'WITHSCORES')
-  if last[2] then
-    local ttl = math.max(1, math.ceil(tonumber(last[2]) - now) + 1000)
-    redis.call('pexpire', KEYS[2], ttl)
-    redis.call('pexpire', KEYS[3], ttl)
+-- How long a waiter that did not get the lock sleeps before its next attempt, unless a message on
+-- its own channel wakes it first. Messages cannot be relied on alone: a Redisson client taking
+-- the lock publishes nothing, nor does a lease that runs out. So a waiter is awake whenever the
+-- lock can have changed hands unannounced:
+-- - the lock is held (ttl >= 0): when the lease ends, as a Redisson waiter sleeps the PTTL its
+--   attempt returned;
+-- - the lock is free but another waiter is first (ttl -2): the head may be a Redisson client,
+--   whose grant tells nobody, so the waiter looks again after FREE_LOCK_POLL ms (or at the head's
+--   deadline, if sooner) to learn the new lease; Redisson's own waiters retry at once here;
+-- and at least every third of its allowance (or of waiterTimeout, when shorter), which keeps its
+-- deadline ahead so that it never looks dead.
+local FREE_LOCK_POLL = 500
+local function waiter_sleep(ttl, now, allowance, limit)
+  local sleep = math.max(1, math.floor(math.min(allowance, limit) / 3))
+  if ttl >= 0 then
+    sleep = math.min(sleep, ttl)
+  elseif ttl == -2 then
+    sleep = math.min(sleep, FREE_LOCK_POLL)
+    local head = redis.call('lindex', KEYS[2], 0)
+    local deadline = head and tonumber(redis.call('zscore', KEYS[3], head))
+    if deadline then
+      sleep = math.min(sleep, deadline - now)
+    end
   end
+  return math.max(sleep, 1)
 end

@@ -1,5 +1,6 @@
 -- Deletes a read-write lock whoever holds it, but only in the given mode, with the keys of its
--- read holds, and wakes waiters. Runs after read-holds.lua.
+-- read holds and its hold markers, and wakes waiters. Runs after core's hold-markers.lua and
+-- read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
@@ -22,6 +23,6 @@ for i = 1, #entries, 2 do
     end
   end
 end
-redis.call('del', lock)
+redis.call('del', lock, markers_of(lock))
 redis.call(ARGV[3], KEYS[2], ARGV[2])
 return 1

@@ -10,8 +10,12 @@
 --                                     1..count, in ms: -2 when none is live
 -- longest_read_hold(lock)             the same over every reader field; reader fields none of
 --                                     whose holds is live (a dead client's) are dropped
--- extend_to(key, ttl)                 makes an existing `key` live at least `ttl` ms (a key without
---                                     expiry gets one); never shortens it, never creates it
+-- drop_shortest_hold(lock, field, count)
+--                                     deletes the key of the read hold of `field` that ends first
+--                                     and moves hold `count` into its place, so the remaining
+--                                     holds keep the longest leases: holds are counted, not told
+--                                     apart, and none may be left with less than it believes
+-- Runs after core's hold-markers.lua, which defines extend_to().
 local function hold_key(lock, field, n)
   local tag = lock
   if not string.find(lock, '{', 1, true) then
@@ -48,9 +52,16 @@ local function longest_read_hold(lock)
   return longest
 end
 
-local function extend_to(key, ttl)
-  local left = redis.call('pttl', key)
-  if left == -1 or (left >= 0 and left < ttl) then
-    redis.call('pexpire', key, ttl)
+local function drop_shortest_hold(lock, field, count)
+  local shortest, at = nil, count
+  for n = 1, count do
+    local left = redis.call('pttl', hold_key(lock, field, n))
+    if left ~= -1 and (shortest == nil or left < shortest) then
+      shortest, at = left, n
+    end
+  end
+  redis.call('del', hold_key(lock, field, at))
+  if at ~= count and redis.call('exists', hold_key(lock, field, count)) == 1 then
+    redis.call('rename', hold_key(lock, field, count), hold_key(lock, field, at))
   end
 end

@@ -1,28 +1,34 @@
 -- Releases one read hold. The lock then lives as long as its longest live read hold (the
 -- writer's TTL stands while a writer holds); when that shortens its TTL, every waiter is woken to
 -- see the new TTL. When no hold is left, the lock is deleted and one waiter (a writer) is woken.
--- Runs after core's unlock-latch.lua and read-holds.lua.
+-- The owner's holds are counted, not told apart: the one of its hold keys that ends first goes,
+-- so the holds that remain keep the longest leases. Runs after core's unlock-latch.lua,
+-- hold-markers.lua and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
--- KEYS[3]  this release request's latch, redisson_unlock_latch:{name}:<requestId>
+-- KEYS[3]  this release's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[4]  the lock's hold markers, deadbolt_holds:{name}
 -- ARGV[1]  message to publish when the lock is freed (0: wake one waiter)
--- ARGV[2]  unused (the lease, in the write lock's layout: a read hold's lease is its own key's)
+-- ARGV[2]  the hold id of the acquisition being released
 -- ARGV[3]  reader field, <clientId>:<ownerId>
 -- ARGV[4]  publish command: publish or spublish
 -- ARGV[5]  how long the latch remembers the outcome, in milliseconds
 --
--- Returns  nil when the owner holds no live read hold: none, or their leases ran out (nothing
---          changed); 0 when holds remain; 1 when the lock was freed (a re-sent request: the
---          first outcome).
-local lock, field = KEYS[1], ARGV[3]
+-- Returns  nil when this hold does not stand: released already, or the owner's leases ran out
+--          (nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
+--          while the latch remembers: the first outcome).
+local lock, markers, field = KEYS[1], KEYS[4], ARGV[3]
 return with_unlock_latch(KEYS[3], ARGV[5], function()
+  if not unmark(markers, field, ARGV[2]) then
+    return nil
+  end
   local count = tonumber(redis.call('hget', lock, field))
   local own = count and longest_hold_of(lock, field, count) or -2
   if own == -2 then
     return nil
   end
-  redis.call('del', hold_key(lock, field, count))
+  drop_shortest_hold(lock, field, count)
   if count > 1 then
     redis.call('hincrby', lock, field, -1)
   else
@@ -48,7 +54,7 @@ return with_unlock_latch(KEYS[3], ARGV[5], function()
     end
     return 0
   end
-  redis.call('del', lock)
+  redis.call('del', lock, markers)
   redis.call(ARGV[4], KEYS[2], ARGV[1])
   return 1
 end)

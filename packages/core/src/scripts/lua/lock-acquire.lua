@@ -1,14 +1,20 @@
 -- Takes a reentrant lock, or re-enters it for the owner that holds it (Redisson's RLock layout).
--- Runs after lock-hold.lua, which defines can_hold() and add_hold().
+-- Runs after hold-markers.lua and lock-hold.lua.
 --
 -- KEYS[1]  the lock hash
--- ARGV[1]  lease in milliseconds
+-- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}
+-- ARGV[1]  lease in milliseconds: the lock then lives at least this long
 -- ARGV[2]  owner field, <clientId>:<ownerId>
+-- ARGV[3]  this attempt's hold id, <instance>:<n>
 --
--- Returns  nil when the lock was taken or re-entered (the owner's hold count went up by one);
+-- Returns  nil when the lock was taken or re-entered (the owner's hold count went up by one, or
+--          this very attempt had counted already: a re-sent request counts once);
 --          otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry).
+if is_marked(KEYS[1], KEYS[2], ARGV[2], ARGV[3]) then
+  return nil
+end
 if can_hold(KEYS[1], ARGV[2]) then
-  add_hold(KEYS[1], ARGV[2], ARGV[1])
+  add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
   return nil
 end
 return redis.call('pttl', KEYS[1])

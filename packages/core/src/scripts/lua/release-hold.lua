@@ -1,28 +1,31 @@
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
--- Redisson's layout, with the request's unlock latch. A release script prepends it and says what
--- freeing the lock announces, and on which channel. Runs after unlock-latch.lua, which defines
--- with_unlock_latch() (coreLua.releaseHold carries both).
+-- Redisson's layout. A release script prepends it and says what freeing the lock announces, and
+-- on which channel. Runs after unlock-latch.lua and hold-markers.lua (coreLua.releaseHold
+-- carries all three).
 --
--- release_hold(lock, field, lease, latch, remember, on_freed)
+-- release_hold(lock, markers, field, hold, latch, remember, on_freed)
 --   lock      the lock hash
+--   markers   the lock's hold markers, deadbolt_holds:{name}
 --   field     owner field, <clientId>:<ownerId>
---   lease     lease in milliseconds to keep when holds remain
---   latch     this release request's latch, redisson_unlock_latch:{name}:<requestId>
+--   hold      the hold id of the acquisition being released
+--   latch     this release's latch, redisson_unlock_latch:{name}:<hold id>
 --   remember  how long the latch remembers the outcome, in milliseconds
 --   on_freed  called once the last hold has deleted the lock, to wake a waiter
+--   A hold that remains keeps the lock's TTL as it is: releasing one hold never shortens what
+--   another hold of the owner believes.
 --
--- Returns  nil when the owner does not hold the lock (nothing changed);
---          0 when holds remain; 1 when the lock was freed (a re-sent request: the first outcome).
-local function release_hold(lock, field, lease, latch, remember, on_freed)
+-- Returns  nil when this hold does not stand (released already, expired, force-unlocked:
+--          nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
+--          while the latch remembers: the first outcome).
+local function release_hold(lock, markers, field, hold, latch, remember, on_freed)
   return with_unlock_latch(latch, remember, function()
-    if redis.call('hexists', lock, field) == 0 then
+    if redis.call('hexists', lock, field) == 0 or not unmark(markers, field, hold) then
       return nil
     end
     if redis.call('hincrby', lock, field, -1) > 0 then
-      redis.call('pexpire', lock, lease)
       return 0
     end
-    redis.call('del', lock)
+    redis.call('del', lock, markers)
     on_freed()
     return 1
   end)

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ClientClosedError, LockLostError } from '../src/errors/LockError.js';
+import type { CommandArguments, Executor, ScriptArgument } from '../src/executor/Executor.js';
+import { defineScript } from '../src/scripts/Script.js';
+import { ScriptRunner } from '../src/scripts/ScriptRunner.js';
+import { RenewalScheduler, type RenewalTarget } from '../src/watchdog/RenewalScheduler.js';
+
+// The watchdog's timing logic on fake timers and a fake executor: which leases its batches carry,
+// when it tells a holder, and that each hold stands on its own. Real renewals against Redis are
+// in the conformance suite.
+
+const LEASE = 3_000;
+const script = defineScript('test/renew', 'return {}');
+
+interface RenewalCall {
+  readonly keys: readonly string[];
+  readonly args: readonly ScriptArgument[];
+  readonly reply: (renewed: readonly number[]) => void;
+  readonly fail: (error: Error) => void;
+}
+
+/** An executor whose script calls wait until the test answers them. */
+function fakeExecutor(calls: RenewalCall[]): Executor {
+  const unused = () => Promise.reject(new Error('not used by the watchdog'));
+  // The first call of a script goes in full, later ones by digest: both are renewal calls here.
+  const call = (_script: string, keys: readonly string[], args: readonly ScriptArgument[]) =>
+    new Promise((resolve, reject) => calls.push({ keys, args, reply: resolve, fail: reject }));
+  return {
+    isCluster: false,
+    evalsha: call,
+    eval: call,
+    command: (_key: string, _args: CommandArguments) => unused(),
+    subscribe: unused,
+    unsubscribe: unused,
+    listen: () => undefined,
+    close: () => Promise.resolve(),
+  };
+}
+
+function target(key: string, hold: string): RenewalTarget {
+  return { script, key, field: `client:${hold}`, hold };
+}
+
+describe('RenewalScheduler', () => {
+  let calls: RenewalCall[];
+  let scheduler: RenewalScheduler;
+  const lost: string[] = [];
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    calls = [];
+    lost.length = 0;
+    scheduler = new RenewalScheduler(new ScriptRunner(fakeExecutor(calls), 60_000), {
+      lease: LEASE,
+      isCluster: false,
+      onLost: (lostTarget) => lost.push(lostTarget.hold),
+    });
+  });
+  afterEach(() => {
+    scheduler.stop();
+    vi.useRealTimers();
+  });
+
+  it('renews every third of the lease, one call for all holds, each hold named by its id', async () => {
+    scheduler.register(target('a', 'h1'), () => undefined, performance.now());
+    scheduler.register(target('a', 'h2'), () => undefined, performance.now());
+    expect(scheduler.size).toBe(2);
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.keys).toEqual(['a', 'a']);
+    expect(calls[0]?.args).toEqual([LEASE, 'client:h1', 'h1', 'client:h2', 'h2']);
+  });
+
+  it('tells only the hold that is gone, and keeps renewing the other hold of the same owner', async () => {
+    const told: string[] = [];
+    scheduler.register(target('a', 'h1'), () => told.push('h1'), performance.now());
+    scheduler.register(target('a', 'h2'), () => told.push('h2'), performance.now());
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    calls[0]?.reply([0, 1]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toEqual(['h1']);
+    expect(lost).toEqual(['h1']);
+    expect(scheduler.size).toBe(1);
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    expect(calls[1]?.args).toEqual([LEASE, 'client:h2', 'h2']);
+  });
+
+  it('guards a fixed lease up to its end and never beyond', async () => {
+    const start = performance.now();
+    scheduler.register(target('a', 'fixed'), () => undefined, start, start + 5_000);
+    scheduler.register(target('b', 'watchdog'), () => undefined, start);
+    const sent: { at: number; lease: number; keys: readonly string[] }[] = [];
+    for (let tick = 0; tick < 8; tick++) {
+      await vi.advanceTimersByTimeAsync(LEASE / 3);
+      for (const call of calls.splice(0)) {
+        sent.push({ at: performance.now() - start, lease: Number(call.args[0]), keys: call.keys });
+        call.reply(call.keys.map(() => 1));
+      }
+    }
+    const guarded = sent.filter((call) => call.keys.includes('a'));
+    expect(guarded.length).toBeGreaterThan(0);
+    // Each renewal of the fixed lease reaches exactly its end, and none is sent after it.
+    for (const call of guarded) expect(call.at + Math.min(call.lease, LEASE)).toBeLessThanOrEqual(5_000);
+    expect(guarded.some((call) => call.at + call.lease === 5_000)).toBe(true);
+    expect(sent.filter((call) => call.at >= 5_000).every((call) => !call.keys.includes('a'))).toBe(true);
+    expect(sent.filter((call) => call.keys.includes('b')).every((call) => call.lease === LEASE)).toBe(true);
+  });
+
+  it('does not give up on a guarded hold while its own lease lasts, when Redis cannot be reached', async () => {
+    const start = performance.now();
+    let guardedLost = false;
+    let watchdogLost = false;
+    scheduler.register(target('a', 'fixed'), () => (guardedLost = true), start, start + 10_000);
+    scheduler.register(target('b', 'watchdog'), () => (watchdogLost = true), start);
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    for (const call of calls.splice(0)) call.fail(new Error('connection lost'));
+    // The watchdog hold's lease (3 s) ends before the guarded one's (10 s).
+    await vi.advanceTimersByTimeAsync(LEASE);
+    for (const call of calls.splice(0)) call.fail(new Error('connection lost'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(watchdogLost).toBe(true);
+    expect(guardedLost).toBe(false);
+    await vi.advanceTimersByTimeAsync(7_000);
+    for (const call of calls.splice(0)) call.fail(new Error('connection lost'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(guardedLost).toBe(true);
+  });
+
+  it('tells a hold whose renewal call hangs before its lease ends', async () => {
+    let error: LockLostError | undefined;
+    scheduler.register(target('a', 'h1'), (reason) => (error = reason), performance.now());
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(LEASE - LEASE / 3 - 1);
+    expect(error).toBeInstanceOf(LockLostError);
+  });
+
+  it('refuses a registration once stopped, with ClientClosedError', () => {
+    scheduler.stop();
+    expect(() => scheduler.register(target('a', 'h1'), () => undefined, performance.now())).toThrow(ClientClosedError);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandArguments, Executor, ScriptArgument } from '../src/executor/Executor.js';
+import { defineScript } from '../src/scripts/Script.js';
+import { ScriptRunner } from '../src/scripts/ScriptRunner.js';
+
+// How calls reach the server: in full until the script is known loaded on that route, then by
+// digest, so that calls made together arrive in the order they were made.
+
+const script = defineScript('test/runner', 'return 1');
+
+/** An executor that logs what it is sent and answers like a server whose script cache it models. */
+function fakeServer(isCluster: boolean) {
+  const sent: string[] = [];
+  const cache = new Set<string>();
+  const executor: Executor = {
+    isCluster,
+    evalsha: async (sha: string, keys: readonly string[], _args: readonly ScriptArgument[]) => {
+      sent.push(`EVALSHA ${keys[0]}`);
+      if (!cache.has(sha)) throw new Error('NOSCRIPT No matching script.');
+      return 1;
+    },
+    eval: async (_source: string, keys: readonly string[], _args: readonly ScriptArgument[]) => {
+      sent.push(`EVAL ${keys[0]}`);
+      cache.add(script.sha);
+      return 1;
+    },
+    command: (_key: string, _args: CommandArguments) => Promise.resolve(null),
+    subscribe: () => Promise.resolve(),
+    unsubscribe: () => Promise.resolve(),
+    listen: () => undefined,
+    close: () => Promise.resolve(),
+  };
+  return { executor, sent, flush: () => cache.clear() };
+}
+
+describe('ScriptRunner', () => {
+  it('sends concurrent first calls in full, in order, and later calls by digest', async () => {
+    const server = fakeServer(false);
+    const runner = new ScriptRunner(server.executor, 1_000);
+    await Promise.all(['a', 'b', 'c'].map((key) => runner.run(script, [key], [])));
+    await runner.run(script, ['d'], []);
+    expect(server.sent).toEqual(['EVAL a', 'EVAL b', 'EVAL c', 'EVALSHA d']);
+  });
+
+  it('falls back to the full script after NOSCRIPT and sends it in full until it is loaded again', async () => {
+    const server = fakeServer(false);
+    const runner = new ScriptRunner(server.executor, 1_000);
+    await runner.run(script, ['a'], []);
+    server.flush();
+    expect(await runner.run(script, ['b'], [])).toBe(1);
+    await runner.run(script, ['c'], []);
+    expect(server.sent).toEqual(['EVAL a', 'EVALSHA b', 'EVAL b', 'EVALSHA c']);
+  });
+
+  it('in a cluster, knows a script as loaded per slot', async () => {
+    const server = fakeServer(true);
+    const runner = new ScriptRunner(server.executor, 1_000);
+    await runner.run(script, ['{x}a'], []);
+    await runner.run(script, ['{x}b'], []);
+    await runner.run(script, ['{y}a'], []);
+    expect(server.sent).toEqual(['EVAL {x}a', 'EVALSHA {x}b', 'EVAL {y}a']);
+  });
+});
