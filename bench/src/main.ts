@@ -4,6 +4,7 @@
 // and writes nothing.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { FAIR_LOCK, LOCK, type RegisteredKind } from '@deadbolt/conformance/kinds';
 import { startReplicated, startServers, startStandalone } from '@deadbolt/test-harness';
 import type { Contender } from './contenders/Contender.js';
 import { CONTENDERS, isDeadbolt } from './contenders/index.js';
@@ -23,7 +24,6 @@ import { watchdog, watchdogSpec } from './scenarios/watchdog.js';
 import { SIZES } from './sizes.js';
 import { tolerateStrayRejections } from './strayRejections.js';
 import { checkTargets } from './targets.js';
-import type { HandoffKind } from './workers/jobs.js';
 import { WorkerPool } from './workers/WorkerPool.js';
 
 tolerateStrayRejections('main');
@@ -111,7 +111,7 @@ if (!smoke) {
 async function handoffScenarios(): Promise<void> {
   let pool = await WorkerPool.start(4);
   try {
-    const run = (kind: HandoffKind, waiters: number) =>
+    const run = (kind: RegisteredKind, waiters: number) =>
       scenario(handoffSpec(kind, waiters, size.handoff), async (contender) => {
         try {
           return await handoff(pool, contender, address, { kind, tasks: waiters / pool.size, ...size.handoff });
@@ -123,7 +123,7 @@ async function handoffScenarios(): Promise<void> {
         }
       });
     // One after the other, in this order.
-    const handoffs: HandoffReports = { plain8: await run('plain', 8), plain128: await run('plain', 128), fair8: await run('fair', 8), fair128: await run('fair', 128) };
+    const handoffs: HandoffReports = { plain8: await run(LOCK, 8), plain128: await run(LOCK, 128), fair8: await run(FAIR_LOCK, 8), fair128: await run(FAIR_LOCK, 128) };
     results.scenarios.push(costByWaiters(handoffs, CONTENDERS), fairVersusPlain(handoffs, CONTENDERS));
   } finally {
     await pool.close();

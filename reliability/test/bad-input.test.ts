@@ -5,14 +5,16 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { BACKENDS, eventually, useBackendContext, type AdapterName } from '@deadbolt/conformance';
+import { exclusiveRole, type LockHold } from '@deadbolt/conformance/kinds';
 import { InvalidArgumentError, LockNotHeldError, type LockClient } from '@deadbolt/core';
 import { Cluster, Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { badInputTable, clientsOf, errorOf, type BadInputSubjects } from '../src/badInput/badInputTable.js';
 import type { BadValue } from '../src/badInput/badValues.js';
+import type { DeploymentClients } from '../src/badInput/kindBadInputs.js';
 import { commandCalls } from '../src/checks/commandStats.js';
-import { exclusiveRole, groupSubjectsOn, REDLOCK_DEPLOYMENTS, subjectsOn, type DeploymentClients, type HammeredHold } from '../src/kinds.js';
+import { groupSubjectsOn, REDLOCK_DEPLOYMENTS, subjectsOn } from '../src/kinds.js';
 import { recordFigures } from '../src/results/figures.js';
 
 /** Each adapter's factory, with a driver client it accepts and those it must refuse (never connected). */
@@ -60,7 +62,7 @@ describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input o
     const clients = await clientPerServer();
     const closedClients = await clientPerServer();
     await Promise.all(closedClients.map((client: LockClient) => client.close()));
-    const releasedHolds: HammeredHold[] = [];
+    const releasedHolds: LockHold[] = [];
     for (const subject of [...subjects, ...groupSubjects]) {
       const held = await subject.kind.create(clientsOf(subject.kind, clients), contexts[0]!.uniqueName(subject.label), subject.role.name).acquire();
       await held.release();

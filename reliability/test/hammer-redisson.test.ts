@@ -84,7 +84,7 @@ describe.each(BACKENDS)('Redisson peer and Deadbolt on $adapter/$topology', ({ a
 
     expect(java.renewals.lockTask.names, 'locks the peer still renews').toEqual([]);
     expect(java.renewals.readLockTask.names, 'read locks the peer still renews').toEqual([]);
-    const locks = subjects.map((subject) => subject.kind.create(clients.slice(0, 1), report.lockNames.get(subject.kind.name) ?? '', subject.role.name));
+    const locks = subjects.map((subject) => subject.kind.create(clients.slice(0, 1), report.lockNames.get(subject.kind.id) ?? '', subject.role.name));
     await expectNothingLeft(ctx.backend(), clients, locks);
   });
 

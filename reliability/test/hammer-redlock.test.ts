@@ -2,6 +2,7 @@
 // client per server in every worker, one server SIGKILLed and restarted empty midway (the holders
 // keep their quorum on the other two), workers frozen within their lease and killed mid-hold.
 // RedLock waits by polling, not by subscribing, so no subscriber connection is there to kill.
+import { RED_LOCK } from '@deadbolt/conformance/kinds';
 import { killHolder, pauseHolder, restartRedLockNodeEmpty } from '../src/faults/hammerFaults.js';
 import { describeHammer } from '../src/hammer/describeHammer.js';
 import { HAMMER_SHAPE, SHORT_PAUSE_MS } from '../src/hammer/hammerShape.js';
@@ -14,7 +15,7 @@ describeHammer(import.meta.url, {
   topology: 'standalone',
   backendOptions: { dedicated: true },
   deployments: REDLOCK_DEPLOYMENTS,
-  subjects: groupSubjectsOn('standalone').filter(({ kind }) => kind.name === 'RedLock'),
+  subjects: groupSubjectsOn('standalone').filter(({ kind }) => kind.id === RED_LOCK.id),
   shape: HAMMER_SHAPE,
   faults: [freeze, restartRedLockNodeEmpty, killHolder, freeze],
 });

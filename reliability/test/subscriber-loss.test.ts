@@ -2,7 +2,8 @@
 // cluster: the waiters' subscriber connections killed (CLIENT KILL) while many wait, and a lock
 // that ends by its lease, which publishes nothing. Waiters must get the locks all the same.
 import { BACKENDS, useBackendContext } from '@deadbolt/conformance';
-import { DEFAULT_SUBSCRIBER_NAME, LockNotHeldError } from '@deadbolt/core';
+import { LockNotHeldError } from '@deadbolt/core';
+import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
 import { sleep } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { useNoUnhandledRejections } from '../src/checks/unhandledRejections.js';

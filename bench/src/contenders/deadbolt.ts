@@ -1,8 +1,7 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { FAIR_LOCK, LOCK, RED_LOCK } from '@deadbolt/conformance/kinds';
 import { LockClient, type LockBase } from '@deadbolt/core';
-import { FairLock } from '@deadbolt/fair-lock';
-import { RedLock } from '@deadbolt/redlock';
 import { connect, disconnect, type Address, type Connection, type DriverName } from '../drivers.js';
 import type { Contender, LockSession, Mutex, RedlockSession, SessionOptions } from './Contender.js';
 
@@ -40,9 +39,9 @@ export async function connectDeadbolt(driver: DriverName, address: Address, opti
   return {
     connection,
     client,
-    mutex: (name) => mutexOf(client.lock(name)),
-    fairMutex: (name) => mutexOf(new FairLock(client, name)),
-    renewedHold: (name) => client.lock(name).acquire(),
+    mutex: (name) => mutexOf(LOCK.create([client], name, 'lock')),
+    fairMutex: (name) => mutexOf(FAIR_LOCK.create([client], name, 'lock')),
+    renewedHold: (name) => LOCK.create([client], name, 'lock').acquire(),
     close: async () => {
       await client.close();
       await disconnect(connection);
@@ -56,7 +55,7 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
   return {
     connections: sessions.map((session) => session.connection),
     mutex: (name) => {
-      const redLock = new RedLock(sessions.map((session) => session.client.lock(name)));
+      const redLock = RED_LOCK.create(sessions.map((session) => session.client), name, 'lock');
       return { acquire: () => redLock.acquire() };
     },
     close: async () => void (await Promise.all(sessions.map((session) => session.close()))),

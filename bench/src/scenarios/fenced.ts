@@ -1,5 +1,5 @@
+import { FENCED_LOCK, LOCK } from '@deadbolt/conformance/kinds';
 import { LockClient } from '@deadbolt/core';
-import { FencedLock } from '@deadbolt/fenced-lock';
 import type { ReplicatedHandle } from '@deadbolt/test-harness';
 import type { Contender } from '../contenders/Contender.js';
 import { executorOn } from '../contenders/deadbolt.js';
@@ -46,9 +46,9 @@ export async function fenced(contender: Contender, deployment: ReplicatedHandle,
   };
   const name = `bench:fenced:${contender.id}`;
   const variants = {
-    plain: await open((client) => client.lock(`${name}:plain`)),
-    fenced: await open((client) => new FencedLock(client, `${name}:fenced`)),
-    synced: await open((client) => client.lock(`${name}:synced`), { replicaSync: { timeout: 1_000 } }),
+    plain: await open((client) => LOCK.create([client], `${name}:plain`, 'lock')),
+    fenced: await open((client) => FENCED_LOCK.create([client], `${name}:fenced`, 'lock')),
+    synced: await open((client) => LOCK.create([client], `${name}:synced`, 'lock'), { replicaSync: { timeout: 1_000 } }),
   };
   try {
     const order = Object.values(variants);

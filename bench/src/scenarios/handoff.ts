@@ -1,15 +1,17 @@
+import type { RegisteredKind } from '@deadbolt/conformance/kinds';
 import { counterDelta, serverCounters, subscriptions } from '../commandStats.js';
 import type { Contender } from '../contenders/Contender.js';
 import { connect, disconnect, trivialScript, type Address, type Connection } from '../drivers.js';
 import { sleep } from '../measure.js';
 import type { ScenarioSpec } from '../report.js';
 import { percentile, sharedNow } from '../stats.js';
-import type { HandoffKind, Hold } from '../workers/jobs.js';
+import type { Hold } from '../workers/jobs.js';
 import type { WorkerPool } from '../workers/WorkerPool.js';
 
 /** The shape of one handoff run. */
 export interface HandoffOptions {
-  readonly kind: HandoffKind;
+  /** The plain lock or the fair lock. */
+  readonly kind: RegisteredKind;
   /** Tasks per worker process; waiters = tasks × processes. */
   readonly tasks: number;
   readonly acquisitionsPerProcess: number;
@@ -30,8 +32,8 @@ const FLOOR =
   'one sequential EVALSHA round trip of a trivial script on the same driver, p50: measured idle just before the run, and under load by a probe running beside the contending processes (one call per millisecond).';
 
 /** Scenario 3 or 4's table, for one number of waiters. */
-export function handoffSpec(kind: HandoffKind, waiters: number, { leaseMs, drainMs }: { leaseMs: number; drainMs: number }): ScenarioSpec {
-  const fair = kind === 'fair';
+export function handoffSpec(kind: RegisteredKind, waiters: number, { leaseMs, drainMs }: { leaseMs: number; drainMs: number }): ScenarioSpec {
+  const { fair } = kind;
   return {
     id: `${fair ? 'fair-' : ''}handoff-${waiters}`,
     title: `${fair ? '4. Fair lock' : '3. Contended handoff'}: ${waiters} waiters`,
@@ -71,12 +73,12 @@ export function handoffSpec(kind: HandoffKind, waiters: number, { leaseMs, drain
  * are done, so only the contention is counted.
  */
 export async function handoff(pool: WorkerPool, contender: Contender, address: Address, options: HandoffOptions) {
-  const lockName = `bench:handoff:${contender.id}:${options.kind}:${options.tasks}`;
+  const lockName = `bench:handoff:${contender.id}:${options.kind.id}:${options.tasks}`;
   const workers = Array.from({ length: pool.size }, (_, index) => index);
   const probe = await connect(contender.driver, address);
   try {
     const idle = await roundTrips(probe, options.idleFloorSamples, 0);
-    await Promise.all(workers.map((index) => pool.run(index, 'handoffPrepare', { contender: contender.id, address, kind: options.kind, lockName, leaseMs: options.leaseMs })));
+    await Promise.all(workers.map((index) => pool.run(index, 'handoffPrepare', { contender: contender.id, address, kind: options.kind.id, lockName, leaseMs: options.leaseMs })));
     const before = await serverCounters(address);
     const startAt = sharedNow() + 100;
     const stopAt = startAt + options.maxMs;

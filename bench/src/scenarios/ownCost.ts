@@ -1,4 +1,6 @@
-import { coreScripts, LockClient, type Executor } from '@deadbolt/core';
+import { LOCK } from '@deadbolt/conformance/kinds';
+import { LockClient, type Executor } from '@deadbolt/core';
+import { lockCommands } from '@deadbolt/core/kit';
 
 /**
  * Deadbolt's own JavaScript per lock + unlock cycle, in microseconds: the wall time of cycles on
@@ -7,11 +9,13 @@ import { coreScripts, LockClient, type Executor } from '@deadbolt/core';
  */
 export async function deadboltOwnCostUs(cycles: number): Promise<number> {
   const answered = Promise.resolve();
+  const acquire = lockCommands.acquire.script;
   const executor: Executor = {
     isCluster: false,
-    // A free lock: the acquisition replies nil, the release 1 (freed).
-    evalsha: async (sha) => (sha === coreScripts.acquire.sha ? null : 1),
-    eval: async () => null,
+    // A free lock: the acquisition replies nil, the release 1 (freed). The first call of a script
+    // goes in full, later ones by digest.
+    evalsha: async (sha) => (sha === acquire.sha ? null : 1),
+    eval: async (source) => (source === acquire.source ? null : 1),
     command: async () => null,
     subscribe: () => answered,
     unsubscribe: () => answered,
@@ -20,7 +24,7 @@ export async function deadboltOwnCostUs(cycles: number): Promise<number> {
   };
   const client = new LockClient(executor);
   try {
-    const lock = client.lock('bench:own-cost');
+    const lock = LOCK.create([client], 'bench:own-cost', 'lock');
     const cycle = async () => (await lock.acquire()).release();
     for (let i = 0; i < cycles; i++) await cycle();
     const started = performance.now();

@@ -1,5 +1,5 @@
+import { READ_WRITE_LOCK } from '@deadbolt/conformance/kinds';
 import type { LockBase, LockClient } from '@deadbolt/core';
-import { ReadWriteLock } from '@deadbolt/rwlock';
 import { connectDeadbolt } from '../contenders/deadbolt.js';
 import type { Contender, Mutex } from '../contenders/Contender.js';
 import type { Address } from '../drivers.js';
@@ -54,15 +54,15 @@ export async function readWrite(contender: Contender, address: Address, size: { 
   const sessions = await Promise.all([connectDeadbolt(contender.driver, address), connectDeadbolt(contender.driver, address)]);
   const [readerClient, writerClient] = sessions.map((session) => session.client) as [LockClient, LockClient];
   try {
-    const reads = new ReadWriteLock(readerClient, 'bench:rwlock').readLock();
-    const write = new ReadWriteLock(writerClient, 'bench:rwlock').writeLock();
+    const reads = READ_WRITE_LOCK.create([readerClient], 'bench:rwlock', 'read');
+    const write = READ_WRITE_LOCK.create([writerClient], 'bench:rwlock', 'write');
     await cyclesPerSecond(reads, 64, 640);
     const serial = await cyclesPerSecond(reads, 1, size.cycles / 4);
     const concurrent = await cyclesPerSecond(reads, 64, size.cycles);
     const floor = floorMutex(sessions[0].connection);
     const floor1 = await cyclesPerSecond(floor, 1, size.cycles / 4);
     const floor64 = await cyclesPerSecond(floor, 64, size.cycles);
-    const exclusive = await cyclesPerSecond(new ReadWriteLock(readerClient, 'bench:rwlock:exclusive').writeLock(), 64, size.cycles / 4);
+    const exclusive = await cyclesPerSecond(READ_WRITE_LOCK.create([readerClient], 'bench:rwlock:exclusive', 'write'), 64, size.cycles / 4);
     const idle = await writerWaits(write, size.loadMs / 10);
     let loadReads = 0;
     let reading = true;

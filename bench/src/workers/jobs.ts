@@ -3,9 +3,6 @@ import type { Address } from '../drivers.js';
 /** One acquisition in a worker, on the machine's shared clock: asked, acquired, release sent. */
 export type Hold = [asked: number, acquired: number, released: number];
 
-/** The lock kinds the handoff scenario contends for. */
-export type HandoffKind = 'plain' | 'fair';
-
 /** One heap sample of the memory run, taken after a full collection. */
 export interface MemorySample {
   readonly cycles: number;
@@ -19,7 +16,8 @@ export interface Jobs {
   ping: { payload: Record<string, never>; result: null };
   /** Connects the contender and warms its lock up (scripts loaded), ready for `handoffRun`. */
   handoffPrepare: {
-    payload: { contender: string; address: Address; kind: HandoffKind; lockName: string; leaseMs: number };
+    /** `kind`: the id of the lock kind contended for, the plain lock or the fair lock. */
+    payload: { contender: string; address: Address; kind: string; lockName: string; leaseMs: number };
     result: null;
   };
   /**

@@ -1,4 +1,5 @@
 // A benchmark worker process: runs the jobs its parent sends over IPC (see jobs.ts).
+import { kindById } from '@deadbolt/conformance/kinds';
 import { contender } from '../contenders/index.js';
 import type { LockSession, Mutex } from '../contenders/Contender.js';
 import { sharedNow } from '../stats.js';
@@ -17,7 +18,7 @@ const handlers: Handlers = {
   handoffPrepare: async ({ contender: id, address, kind, lockName, leaseMs }) => {
     const session = await contender(id).connect(address, { lease: leaseMs });
     const mutexNamed = (name: string) => {
-      if (kind === 'plain') return session.mutex(name);
+      if (!kindById(kind).fair) return session.mutex(name);
       if (!session.fairMutex) throw new Error(`${id} has no fair lock`);
       return session.fairMutex(name);
     };

@@ -1,4 +1,5 @@
-import { checkMethods, InvalidArgumentError, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type Executor } from '@deadbolt/core';
+import { InvalidArgumentError, type Executor } from '@deadbolt/core';
+import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions } from '@deadbolt/core/kit';
 import type { Cluster, Redis } from 'ioredis';
 import { slotConnection } from './clusterSlots.js';
 import { clusterTopology } from './clusterTopology.js';

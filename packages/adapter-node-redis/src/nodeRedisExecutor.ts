@@ -1,4 +1,5 @@
-import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type Executor, type ScriptArgument } from '@deadbolt/core';
+import type { Executor } from '@deadbolt/core';
+import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type ScriptArgument } from '@deadbolt/core/kit';
 import type { NodeRedisClient, NodeRedisCluster, NodeRedisScriptOptions } from './clientTypes.js';
 import { slotClient } from './clusterSlots.js';
 import { clusterTopology } from './clusterTopology.js';

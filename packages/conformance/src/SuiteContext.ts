@@ -1,7 +1,7 @@
 import { LockClient, type LockClientOptions } from '@deadbolt/core';
 import { afterAll, afterEach, beforeAll, it } from 'vitest';
 import { startBackend, type AdapterName, type Backend, type BackendOptions, type TopologyName } from './backends.js';
-import type { ConformantLock, LockKind } from './LockKind.js';
+import type { ConformantLock, LockSubject, SingleLockKind } from './kinds/index.js';
 
 /** What a test on a running backend gets: the backend, fresh clients and unique lock names. */
 export interface BackendContext {
@@ -12,11 +12,13 @@ export interface BackendContext {
   uniqueName(label?: string): string;
 }
 
-/** What every conformance test gets: a {@link BackendContext} and the lock kind under test. */
+/** What every conformance test gets: a {@link BackendContext} and the lock kind under test, in one role. */
 export interface SuiteContext extends BackendContext {
-  readonly kind: LockKind;
+  readonly subject: LockSubject<SingleLockKind>;
   /** A lock of the kind under test on `client`, with a name unique to this test. */
   lock(client: LockClient, label?: string): ConformantLock;
+  /** A lock of the kind under test on `client` named `name`. */
+  lockNamed(client: LockClient, name: string): ConformantLock;
 }
 
 let counter = 0;
@@ -56,21 +58,22 @@ export function useBackendContext(adapter: AdapterName, topology: TopologyName, 
   return context;
 }
 
-/** A {@link BackendContext} for the conformance suite of one lock kind. */
+/** A {@link BackendContext} for the conformance suite of one lock kind in one role. */
 export function useSuiteContext(
-  kind: LockKind,
+  subject: LockSubject<SingleLockKind>,
   adapter: AdapterName,
   topology: TopologyName,
   options: { dedicated?: boolean } = {},
 ): SuiteContext {
   const context = useBackendContext(adapter, topology, { dedicated: options.dedicated ?? false });
-  return { ...context, kind, lock: (client, label) => kind.create(client, context.uniqueName(label)) };
+  const lockNamed = (client: LockClient, name: string) => subject.kind.create([client], name, subject.role.name);
+  return { ...context, subject, lockNamed, lock: (client, label) => lockNamed(client, context.uniqueName(label)) };
 }
 
 /**
- * `it` for a kind where one owner keeps every other out, and nothing for a shared kind (a read
+ * `it` for a role where one owner keeps every other out, and nothing for a shared role (a read
  * lock): a test that cannot apply is not registered rather than skipped.
  */
 export function forExclusiveKinds(ctx: SuiteContext): (name: string, fn: () => Promise<void>) => void {
-  return ctx.kind.holders === 'shared' ? () => undefined : (name, fn) => it(name, fn);
+  return ctx.subject.role.exclusive ? (name, fn) => it(name, fn) : () => undefined;
 }

@@ -1,6 +1,5 @@
 export * from './connect.js';
 export { describeLockConformance, LOCK_SUITES, type LockSuiteName } from './lockConformance.js';
-export { plainLock, type ConformantLock, type LockKind } from './LockKind.js';
 export { useBackendContext, useSuiteContext, type BackendContext, type SuiteContext } from './SuiteContext.js';
 export { eventually, sleep } from './timing.js';
 export { countOverlaps, type Overlaps } from './overlaps.js';

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { BACKENDS } from './backends.js';
-import type { LockKind } from './LockKind.js';
+import type { LockSubject, SingleLockKind } from './kinds/index.js';
 import { useSuiteContext, type SuiteContext } from './SuiteContext.js';
 import { exclusionSuite } from './suites/exclusion.js';
 import { faultSuite } from './suites/faults.js';
@@ -23,13 +23,13 @@ export const LOCK_SUITES = {
 export type LockSuiteName = keyof typeof LOCK_SUITES;
 
 /**
- * The one conformance suite every lock kind passes, on both adapters, standalone and cluster.
- * Each adapter × topology gets its own servers.
+ * The one conformance suite every single-lock kind passes in each of its roles, on both adapters,
+ * standalone and cluster. Each adapter × topology gets its own servers.
  */
-export function describeLockConformance(kind: LockKind, suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[]): void {
-  describe.each(BACKENDS)(`${kind.name} conformance on $adapter/$topology`, ({ adapter, topology }) => {
+export function describeLockConformance(subject: LockSubject<SingleLockKind>, suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[]): void {
+  describe.each(BACKENDS)(`${subject.label} conformance on $adapter/$topology`, ({ adapter, topology }) => {
     // Fault injection needs servers of its own, never a REDIS_URL server.
-    const ctx = useSuiteContext(kind, adapter, topology, { dedicated: suites.includes('faults') });
+    const ctx = useSuiteContext(subject, adapter, topology, { dedicated: suites.includes('faults') });
     for (const suite of suites) describe(suite, () => LOCK_SUITES[suite](ctx));
   });
 }

@@ -1,7 +1,8 @@
 // The executor contract (packages/core/src/executor/Executor.ts), on every adapter × topology,
 // with both majors of each driver: the executor is where a driver's version shows.
 import { createHash } from 'node:crypto';
-import { InvalidArgumentError, type Executor, type ExecutorListener } from '@deadbolt/core';
+import { InvalidArgumentError, type Executor } from '@deadbolt/core';
+import { type ExecutorListener } from '@deadbolt/core/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS, MAJORS, respVersions, startBackend, type Backend, type ConnectedExecutor, type ConnectOptions } from '../src/backends.js';
 

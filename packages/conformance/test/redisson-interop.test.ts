@@ -1,9 +1,9 @@
 // A Java service using Redisson's RLock and a Node service using Deadbolt on one lock name. The
 // Java side is the Redisson peer (src/redisson): Redisson's scripts, subscriptions and LockTask.
-import { coreScripts, holdMarkersKey, lockChannelName, unlockLatchKey } from '@deadbolt/core';
+import { call, lockChannelName, lockCommands, lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../src/backends.js';
-import { plainLock } from '../src/LockKind.js';
+import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { useRedissonPeers } from '../src/redisson/useRedissonPeers.js';
 import { useSuiteContext } from '../src/SuiteContext.js';
 import { eventually, sleep } from '../src/timing.js';
@@ -12,7 +12,7 @@ import { eventually, sleep } from '../src/timing.js';
 const WATCHDOG = 1_500;
 
 describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(plainLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(LOCK), adapter, topology);
   const peers = useRedissonPeers(ctx);
   const raw = (args: (string | number)[], key: string) => ctx.backend().command(args.map(String), key);
 
@@ -53,7 +53,7 @@ describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, to
     await redisson.lock(thread);
     expect(await lock.tryAcquire()).toBeNull();
     const waiting = lock.acquire({ waitTime: 20_000 });
-    expect(await eventually(() => client.channels.channels.length === 1)).toBe(true);
+    expect(await eventually(() => client.activity().channels.length === 1)).toBe(true);
     const unlocked = performance.now();
     await redisson.unlock(thread);
     const held = await waiting;
@@ -90,14 +90,13 @@ describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, to
     const client = await ctx.client();
     const lock = ctx.lock(client, 'latch');
     const field = `${client.id}:o`;
-    const markers = holdMarkersKey(lock.name);
-    expect(await client.scripts.run(coreScripts.acquire, [lock.name, markers], [30_000, field, 'hold-1'])).toBeNull();
-    const publish = await client.publishCommand();
-    const release = (hold: string) =>
-      client.scripts.run(coreScripts.release, [lock.name, lockChannelName(lock.name), unlockLatchKey(lock.name, hold), markers], [0, field, hold, publish, 5_000]);
-    expect(await release('hold-1')).toBe(1);
-    expect(await release('hold-1')).toBe(1);
-    expect(await release('hold-2')).toBeNull();
+    const runtime = lockRuntime(client);
+    const taken = await runtime.run(call(lockCommands.acquire, { name: lock.name, field, hold: 'hold-1', lease: 30_000 }));
+    expect(taken).toEqual({ status: 'taken', grant: null });
+    const release = (hold: string) => runtime.run(call(lockCommands.release, { name: lock.name, field, hold }));
+    expect(await release('hold-1')).toBe('freed');
+    expect(await release('hold-1')).toBe('freed');
+    expect(await release('hold-2')).toBe('notHeld');
   });
 
   it('scripts survive SCRIPT FLUSH between calls', async () => {

@@ -37,8 +37,8 @@ async function calls(backend: Backend, key: string, command: string): Promise<nu
 /** Nothing of a failed acquisition is left: no lock on the master, no subscription, no renewal. */
 async function expectNothingLeft(backend: Backend, client: LockClient, name: string): Promise<void> {
   expect(await backend.command(['EXISTS', name], name)).toBe(0);
-  expect(client.channels.channels).toEqual([]);
-  expect(client.renewals.size).toBe(0);
+  expect(client.activity().channels).toEqual([]);
+  expect(client.activity().renewing).toBe(0);
 }
 
 describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ adapter, topology }) => {
@@ -124,7 +124,7 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     }
     expect(await acquiring).toBeInstanceOf(ClientClosedError);
     expect(await ctx.backend().command(['EXISTS', name], name)).toBe(0);
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
   });
 
   it('with the replica paused, a release fails with ReplicaSyncError, and the lock is released on the master', async () => {

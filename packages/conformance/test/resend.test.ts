@@ -16,7 +16,8 @@
 //   written wait for the reconnect. So the request ran once and the caller got an error; calling
 //   `release()` again, which HeldLock documents as safe, is then the second run.
 // Either way the tests assert the safe outcome: one request, one change.
-import { LockClient, ownerField, prefixedName, type LockClientOptions } from '@deadbolt/core';
+import { LockClient, type LockClientOptions } from '@deadbolt/core';
+import { ownerField, prefixedName } from '@deadbolt/core/kit';
 import type { ProxyGroup } from '@deadbolt/test-harness';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, backendProxies, eventually, startBackend, type AdapterName, type Backend } from '../src/index.js';

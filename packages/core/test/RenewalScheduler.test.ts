@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, LockLostError } from '../src/errors/LockError.js';
 import type { CommandArguments, Executor, ScriptArgument } from '../src/executor/Executor.js';
+import { renewBatchCommand } from '../src/commands/renewBatch.js';
+import type { Call } from '../src/scripts/Command.js';
 import { defineScript } from '../src/scripts/Script.js';
 import { ScriptRunner } from '../src/scripts/ScriptRunner.js';
 import { RenewalScheduler, type RenewalTarget } from '../src/watchdog/RenewalScheduler.js';
@@ -10,7 +12,7 @@ import { RenewalScheduler, type RenewalTarget } from '../src/watchdog/RenewalSch
 // in the conformance suite.
 
 const LEASE = 3_000;
-const script = defineScript('test/renew', 'return {}');
+const command = renewBatchCommand(defineScript('test/renew', 'return {}'));
 
 interface RenewalCall {
   readonly keys: readonly string[];
@@ -38,7 +40,7 @@ function fakeExecutor(calls: RenewalCall[]): Executor {
 }
 
 function target(key: string, hold: string): RenewalTarget {
-  return { script, key, field: `client:${hold}`, hold };
+  return { command, name: key, field: `client:${hold}`, hold };
 }
 
 describe('RenewalScheduler', () => {
@@ -50,7 +52,11 @@ describe('RenewalScheduler', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     calls = [];
     lost.length = 0;
-    scheduler = new RenewalScheduler(new ScriptRunner(fakeExecutor(calls), 60_000), {
+    const runner = new ScriptRunner(fakeExecutor(calls), 60_000);
+    // Renewal commands use no publish command, latch or clock from the context.
+    const run = async (batch: Call<boolean[]>) =>
+      batch.decode(await runner.run(batch.script, batch.keys, batch.args({ publish: 'publish', unlockLatchTtl: 0, now: 0 })));
+    scheduler = new RenewalScheduler(run, {
       lease: LEASE,
       isCluster: false,
       onLost: (lostTarget) => lost.push(lostTarget.hold),

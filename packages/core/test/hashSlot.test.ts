@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSlot, lockChannelName, prefixedName, unlockLatchKey } from '../src/index.js';
+import { hashSlot, lockChannelName, prefixedName, unlockLatchKey } from '../src/kit.js';
 
 describe('hashSlot', () => {
   // Values from the Redis Cluster specification and `CLUSTER KEYSLOT`.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, LockClient, type Executor } from '../src/index.js';
 import { checkAcquireOptions } from '../src/lock/AcquireOptions.js';
+import { lockRuntime } from '../src/runtime/LockRuntime.js';
 
 // An executor that fails the test if anything reaches it: bad input must be refused before Redis.
 function untouchable(): Executor & { calls: number } {
@@ -75,9 +76,11 @@ describe('client options', () => {
   });
 
   it('leaves replica sync off by default and applies its defaults when on', () => {
-    expect(new LockClient(untouchable()).replicaSync).toBeUndefined();
+    const off = new LockClient(untouchable());
+    expect(off.options.replicaSync).toBeUndefined();
+    expect(lockRuntime(off).confirmReplicas).toBeUndefined();
     const client = new LockClient(untouchable(), { replicaSync: { timeout: 250 } });
-    expect(client.replicaSync?.options).toEqual({ replicas: 1, timeout: 250, retries: 0 });
+    expect(lockRuntime(client).confirmReplicas).toBeTypeOf('function');
     expect(client.options.replicaSync).toEqual({ replicas: 1, timeout: 250, retries: 0 });
   });
 });

@@ -1,16 +1,10 @@
-import {
-  checkDuration,
-  checkOptions,
-  holdMarkersKey,
-  LockBase,
-  UNLOCK_MESSAGE,
-  unlockLatchKey,
-  type AttemptContext,
-  type LockClient,
-  type WaitContext,
-} from '@deadbolt/core';
+import { checkDuration, checkOptions, lockCommands, call, type LockKind } from '@deadbolt/core/kit';
+import { LockBase, type LockHost } from '@deadbolt/core';
+import { fairAcquire } from './commands/fairAcquire.js';
+import { fairForceRelease } from './commands/fairForceRelease.js';
+import { fairLeave } from './commands/fairLeave.js';
+import { fairRelease } from './commands/fairRelease.js';
 import { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';
-import { fairScripts } from './fairScripts.js';
 
 /** Options of a {@link FairLock}. Every time is in milliseconds. */
 export interface FairLockOptions {
@@ -100,24 +94,22 @@ export class FairLock extends LockBase {
   readonly waiterTimeout: number;
   /** The keys and channels of this lock. */
   readonly keys: FairLockKeys;
-  readonly #scriptKeys: readonly string[];
-  readonly #markers: string;
 
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
    * @param options - see {@link FairLockOptions}
    * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
    *   option or an invalid `options.waiterTimeout`
    */
-  constructor(client: LockClient, name: string, options?: FairLockOptions) {
-    super(client, name);
-    const { waiterTimeout } = checkOptions<FairLockOptions>(options, KNOWN_OPTIONS);
-    this.waiterTimeout =
-      waiterTimeout === undefined ? DEFAULT_WAITER_TIMEOUT : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
+  constructor(client: LockHost, name: string, options?: FairLockOptions) {
+    let waiterTimeout = DEFAULT_WAITER_TIMEOUT;
+    super(client, name, (checkedName) => {
+      waiterTimeout = resolveWaiterTimeout(options);
+      return fairLockKind(fairLockKeys(checkedName), waiterTimeout);
+    });
+    this.waiterTimeout = waiterTimeout;
     this.keys = fairLockKeys(this.name);
-    this.#scriptKeys = [this.keys.lock, this.keys.queue, this.keys.timeouts, this.keys.channel];
-    this.#markers = holdMarkersKey(this.name);
   }
 
   /**
@@ -126,46 +118,34 @@ export class FairLock extends LockBase {
    *
    * @returns `true` when there was a lock to delete
    */
-  async forceUnlock(): Promise<boolean> {
-    const client = this.client;
-    client.assertOpen();
-    const publish = await client.publishCommand();
-    const reply = await client.scripts.run(fairScripts.forceRelease, this.#scriptKeys, [UNLOCK_MESSAGE, publish, Date.now(), this.waiterTimeout]);
-    return Number(reply) === 1;
+  override forceUnlock(): Promise<boolean> {
+    return super.forceUnlock();
   }
+}
 
-  protected async tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
-    const { field, lease, waitTime, hold } = attempt;
-    const publish = await this.client.publishCommand();
-    // A no-wait attempt (allowance 0) never joins the queue.
-    const allowance = waitTime === 0 ? 0 : this.#allowance(waitTime);
-    const args = [lease, field, allowance, Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE, hold];
-    return this.runAcquireScript(fairScripts.acquire, [...this.#scriptKeys, this.#markers], args, attempt);
-  }
-
-  protected async releaseOnce(field: string, hold: string): Promise<boolean> {
-    const client = this.client;
-    const publish = await client.publishCommand();
-    const keys = [...this.#scriptKeys, this.#markers, unlockLatchKey(this.name, hold)];
-    // The latch tells a release re-sent soon after its first run the first outcome.
-    const latch = 2 * client.options.commandTimeout;
-    const reply = await client.scripts.run(fairScripts.release, keys, [UNLOCK_MESSAGE, hold, field, publish, latch, Date.now(), this.waiterTimeout]);
-    return reply !== null;
-  }
-
-  protected waitChannel(field: string): string {
-    return this.keys.waiterChannel(field);
-  }
-
-  protected override async leaveWait({ field, waitTime }: WaitContext): Promise<void> {
-    const client = this.client;
-    const publish = await client.publishCommand();
-    const args = [field, this.#allowance(waitTime), Date.now(), this.waiterTimeout, publish, UNLOCK_MESSAGE];
-    await client.scripts.run(fairScripts.leave, this.#scriptKeys, args);
-  }
-
+/**
+ * The fair lock's declaration: the reentrant lock's hash, a queue of waiters in arrival order
+ * with their deadlines, and a channel per waiter, in Redisson's layout.
+ */
+export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKind {
+  const lock = { keys, waiterTimeout };
   // A waiter's allowance: its wait time when finite, else the lock's waiterTimeout.
-  #allowance(waitTime: number): number {
-    return Number.isFinite(waitTime) ? waitTime : this.waiterTimeout;
-  }
+  const allowanceOf = (waitTime: number) => (Number.isFinite(waitTime) ? waitTime : waiterTimeout);
+  return {
+    // A no-wait attempt (allowance 0) never joins the queue.
+    acquire: ({ field, hold, lease, waitTime }) =>
+      call(fairAcquire, { ...lock, field, hold, lease, allowance: waitTime === 0 ? 0 : allowanceOf(waitTime) }),
+    release: (field, hold) => call(fairRelease, { ...lock, field, hold }),
+    forceRelease: () => call(fairForceRelease, lock),
+    leave: ({ field, waitTime }) => call(fairLeave, { ...lock, field, allowance: allowanceOf(waitTime) }),
+    extend: (field, hold, lease) => call(lockCommands.extend, { name: keys.lock, field, hold, lease }),
+    state: (field) => call(lockCommands.state, { name: keys.lock, field }),
+    renew: lockCommands.renew,
+    waitChannel: (field) => keys.waiterChannel(field),
+  };
+}
+
+function resolveWaiterTimeout(options: FairLockOptions | undefined): number {
+  const { waiterTimeout } = checkOptions<FairLockOptions>(options, KNOWN_OPTIONS);
+  return waiterTimeout === undefined ? DEFAULT_WAITER_TIMEOUT : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
 }

@@ -1,4 +1,4 @@
-import { lockChannelName, prefixedName } from '@deadbolt/core';
+import { lockChannelName, prefixedName } from '@deadbolt/core/kit';
 
 /** The Redis keys and channels of one fair lock, in Redisson's layout. */
 export interface FairLockKeys {

@@ -1,4 +1,4 @@
-import { coreLua, defineScript } from '@deadbolt/core';
+import { coreLua, defineScript } from '@deadbolt/core/kit';
 import acquire from './lua/acquire.lua';
 import forceRelease from './lua/force-release.lua';
 import leave from './lua/leave.lua';

@@ -1,2 +1,2 @@
-export { FairLock, type FairLockOptions } from './FairLock.js';
+export { FairLock, fairLockKind, type FairLockOptions } from './FairLock.js';
 export { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';

@@ -1,13 +1,13 @@
 // Arrival order across processes, and what a waiter process killed in the queue costs the rest.
 import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
+import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FairLock } from '@deadbolt/fair-lock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WaiterProcess } from './child/waiterProcess.js';
-import { fairLock } from './fairLockKind.js';
 import { queueState } from './queueState.js';
 
 describe.each(BACKENDS)('FairLock across processes on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fairLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FAIR_LOCK), adapter, topology);
   afterEach(() => WaiterProcess.killAll());
 
   it('3 processes x 20 waiters arriving in a known order acquire in that order', async () => {

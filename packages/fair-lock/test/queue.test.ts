@@ -1,24 +1,25 @@
 // The fair lock's queue within one process and between clients: arrival order, giving up,
 // deadlines, who is woken, and what is left behind.
 import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
-import type { AttemptContext, HeldLock, LockClient } from '@deadbolt/core';
+import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
+import type { HeldLock, LockClient } from '@deadbolt/core';
+import type { AcquireReply, AttemptContext } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fairLock } from './fairLockKind.js';
 import { queueState } from './queueState.js';
 
 /** A fair lock that counts the acquisition attempts of each owner. */
 class CountingFairLock extends FairLock {
   readonly attempts = new Map<string, number>();
 
-  protected override tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+  protected override tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
     this.attempts.set(attempt.field, (this.attempts.get(attempt.field) ?? 0) + 1);
     return super.tryAcquireOnce(attempt);
   }
 }
 
 describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fairLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FAIR_LOCK), adapter, topology);
   const names: string[] = [];
   const fairName = (label: string) => {
     const name = ctx.uniqueName(label);
@@ -122,7 +123,7 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
       }),
     );
     for (const order of granted) expect(order).toEqual(Array.from({ length: 100 }, (_, i) => i));
-    for (const client of clients) expect(client.channels.channels).toEqual([]);
+    for (const client of clients) expect(client.activity().channels).toEqual([]);
     await eventually(async () => !(await new FairLock(clients[0]!, name).isLocked()), 1_000);
   }, 60_000);
 

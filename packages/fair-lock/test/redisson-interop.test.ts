@@ -2,10 +2,10 @@
 // Java side is the Redisson peer of @deadbolt/conformance: RedissonFairLock's scripts, its
 // per-thread channels, its waiting loop and its LockTask.
 import { BACKENDS, eventually, sleep, useRedissonPeers, useSuiteContext, type RedissonFairLock } from '@deadbolt/conformance';
-import type { AttemptContext } from '@deadbolt/core';
+import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
+import type { AcquireReply, AttemptContext } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { describe, expect, it } from 'vitest';
-import { fairLock } from './fairLockKind.js';
 import { queueState } from './queueState.js';
 
 // A Java service configured with setLockWatchdogTimeout(1500): its locks live 1.5 s unrenewed.
@@ -25,15 +25,15 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 class CountingFairLock extends FairLock {
   attempts = 0;
 
-  protected override async tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
-    const ttl = await super.tryAcquireOnce(attempt);
+  protected override async tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
+    const reply = await super.tryAcquireOnce(attempt);
     this.attempts++;
-    return ttl;
+    return reply;
   }
 }
 
 describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fairLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FAIR_LOCK), adapter, topology);
   const peers = useRedissonPeers(ctx);
 
   it("a Redisson waiter keeps its place between Deadbolt waiters, and each side's release wakes the other's head waiter", async () => {

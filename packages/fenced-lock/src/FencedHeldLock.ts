@@ -1,4 +1,5 @@
-import { HeldLock, type HoldDescription } from '@deadbolt/core';
+import { HeldLock } from '@deadbolt/core';
+import type { HoldDescription } from '@deadbolt/core/kit';
 
 /**
  * One acquisition of a {@link FencedLock}: a {@link @deadbolt/core!HeldLock} with the fencing

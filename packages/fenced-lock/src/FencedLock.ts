@@ -1,6 +1,8 @@
-import { holdMarkersKey, ReentrantLockBase, type AttemptContext, type HoldDescription, type LockClient } from '@deadbolt/core';
+import { LockBase, type LockHost } from '@deadbolt/core';
+import { call, lockRuntime, reentrantLockKind, type LockKind } from '@deadbolt/core/kit';
+import { fencedAcquire } from './commands/fencedAcquire.js';
+import { fencedToken } from './commands/fencedToken.js';
 import { FencedHeldLock } from './FencedHeldLock.js';
-import { fencedScripts } from './fencedScripts.js';
 import { fencingTokenKey } from './fencingTokenKey.js';
 
 /**
@@ -39,17 +41,17 @@ import { fencingTokenKey } from './fencingTokenKey.js';
  * });
  * ```
  */
-export class FencedLock extends ReentrantLockBase<FencedHeldLock, bigint> {
+export class FencedLock extends LockBase<FencedHeldLock, bigint> {
   /** The token counter's key, `redisson_lock_token:{name}`, in the lock's hash slot. */
   readonly tokenKey: string;
 
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
    * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
    */
-  constructor(client: LockClient, name: string) {
-    super(client, name);
+  constructor(client: LockHost, name: string) {
+    super(client, name, fencedLockKind);
     this.tokenKey = fencingTokenKey(this.name);
   }
 
@@ -61,23 +63,20 @@ export class FencedLock extends ReentrantLockBase<FencedHeldLock, bigint> {
    * @throws {@link @deadbolt/core!RedisUnavailableError}, {@link @deadbolt/core!ClientClosedError}
    */
   async currentToken(): Promise<bigint | null> {
-    this.client.assertOpen();
-    const reply = await this.client.scripts.run(fencedScripts.token, [this.tokenKey], []);
-    return reply === null ? null : BigInt(String(reply));
-  }
-
-  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | bigint> {
-    const { field, lease, hold } = attempt;
-    const keys = [this.name, this.tokenKey, holdMarkersKey(this.name)];
-    return this.runGrantingScript(fencedScripts.acquire, keys, [lease, field, hold], attempt, tokenOrTtl);
-  }
-
-  protected override createHeld(hold: HoldDescription, token: bigint): FencedHeldLock {
-    return new FencedHeldLock(hold, token);
+    const runtime = lockRuntime(this.client);
+    runtime.assertOpen();
+    return runtime.run(call(fencedToken, { name: this.name }));
   }
 }
 
-// The script replies { token } when it took the lock, else the holder's TTL.
-function tokenOrTtl(reply: unknown): number | bigint {
-  return Array.isArray(reply) ? BigInt(String(reply[0])) : Number(reply);
+/**
+ * The fenced lock's declaration: the reentrant lock's, except that each acquisition draws a token
+ * from `redisson_lock_token:{name}` and returns it with the hold.
+ */
+export function fencedLockKind(name: string): LockKind<bigint, FencedHeldLock> {
+  return {
+    ...reentrantLockKind(name),
+    acquire: ({ field, hold, lease }) => call(fencedAcquire, { name, field, hold, lease }),
+    held: (hold, token) => new FencedHeldLock(hold, token),
+  };
 }

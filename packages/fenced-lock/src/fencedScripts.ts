@@ -1,4 +1,4 @@
-import { coreLua, defineScript } from '@deadbolt/core';
+import { coreLua, defineScript } from '@deadbolt/core/kit';
 import acquire from './lua/acquire.lua';
 import token from './lua/token.lua';
 

@@ -1,4 +1,4 @@
-import { prefixedName } from '@deadbolt/core';
+import { prefixedName } from '@deadbolt/core/kit';
 
 /**
  * The counter a fenced lock named `name` draws its tokens from, `redisson_lock_token:{name}`,

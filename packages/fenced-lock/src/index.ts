@@ -1,3 +1,3 @@
-export { FencedLock } from './FencedLock.js';
+export { FencedLock, fencedLockKind } from './FencedLock.js';
 export { FencedHeldLock } from './FencedHeldLock.js';
 export { fencingTokenKey } from './fencingTokenKey.js';

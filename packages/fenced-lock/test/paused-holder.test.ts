@@ -1,14 +1,14 @@
 // The fencing token at work: a holder paused (SIGSTOP) past its lease, resumed after another
 // process took the lock and wrote, has its write refused by the fenced storage of the example.
 import { BACKENDS, useSuiteContext } from '@deadbolt/conformance';
+import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FencedStorage } from '../../../examples/src/FencedStorage.js';
 import { ChildProcess } from './child/ChildProcess.js';
-import { fencedLock } from './fencedLockKind.js';
 
 describe.each(BACKENDS)('A paused FencedLock holder on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fencedLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FENCED_LOCK), adapter, topology);
   afterEach(() => ChildProcess.killAll());
 
   it('writes with its old token after resuming and is refused; its signal is aborted and its release fails', async () => {

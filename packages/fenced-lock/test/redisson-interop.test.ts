@@ -2,13 +2,13 @@
 // one sequence of tokens on the same name. The Java side is the Redisson peer of
 // @deadbolt/conformance: RedissonFencedLock's scripts, its waiting and its LockTask.
 import { BACKENDS, eventually, useRedissonPeers, useSuiteContext } from '@deadbolt/conformance';
-import { lockChannelName } from '@deadbolt/core';
+import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
+import { lockChannelName } from '@deadbolt/core/kit';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { describe, expect, it } from 'vitest';
-import { fencedLock } from './fencedLockKind.js';
 
 describe.each(BACKENDS)('FencedLock and Redisson on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fencedLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FENCED_LOCK), adapter, topology);
   const peers = useRedissonPeers(ctx);
 
   it("tokens continue across Redisson's and Deadbolt's acquisitions, and each side's unlock wakes the other", async () => {
@@ -35,7 +35,7 @@ describe.each(BACKENDS)('FencedLock and Redisson on $adapter/$topology', ({ adap
     expect(await redisson.getToken()).toBe(3);
 
     const waiting = lock.acquire({ waitTime: 20_000 });
-    await eventually(() => client.channels.channels.length === 1);
+    await eventually(() => client.activity().channels.length === 1);
     await redisson.unlock(thread);
     expect(await lock.isLocked()).toBe(true);
     const unlocked = performance.now();

@@ -1,13 +1,13 @@
 // Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
 // across owners, clients and processes.
 import { BACKENDS, useSuiteContext } from '@deadbolt/conformance';
+import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChildProcess } from './child/ChildProcess.js';
-import { fencedLock } from './fencedLockKind.js';
 
 describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(fencedLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(FENCED_LOCK), adapter, topology);
   afterEach(() => ChildProcess.killAll());
 
   it("every acquisition, a re-entry too, draws the counter's next value; currentToken reads it", async () => {

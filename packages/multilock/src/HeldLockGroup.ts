@@ -1,4 +1,5 @@
-import { checkDuration, LockLostError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { LockLostError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { checkDuration } from '@deadbolt/core/kit';
 import { LockGroupError } from './LockGroupError.js';
 import { settleMembers, withTimeout } from './settleMembers.js';
 

@@ -1,17 +1,14 @@
+import { InvalidArgumentError, LockWaitTimeoutError, type AcquireOptions, type HeldLock, type LockBase } from '@deadbolt/core';
 import {
   checkAcquireOptions,
   checkFunction,
   currentOwner,
-  InvalidArgumentError,
-  LockBase,
-  LockWaitTimeoutError,
+  isLock,
   releaseAfter,
   reserveOwner,
   runAsOwner,
-  type AcquireOptions,
   type CheckedAcquireOptions,
-  type HeldLock,
-} from '@deadbolt/core';
+} from '@deadbolt/core/kit';
 import type { HeldLockGroup } from './HeldLockGroup.js';
 
 /**
@@ -136,7 +133,7 @@ function checkLocks(value: unknown): readonly MemberLock[] {
   if (!Array.isArray(value)) throw new InvalidArgumentError('locks', 'expected an array of locks');
   if (value.length === 0) throw new InvalidArgumentError('locks', 'must hold at least one lock');
   value.forEach((lock: unknown, index) => {
-    if (!(lock instanceof LockBase)) throw new InvalidArgumentError(`locks[${index}]`, 'expected a lock (Lock, FairLock, ReadLock, WriteLock, ...)');
+    if (!isLock(lock)) throw new InvalidArgumentError(`locks[${index}]`, 'expected a lock (Lock, FairLock, ReadLock, WriteLock, ...)');
   });
-  return Object.freeze([...(value as MemberLock[])]);
+  return Object.freeze(value.filter(isLock));
 }

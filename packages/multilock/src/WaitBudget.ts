@@ -1,4 +1,4 @@
-import { checkDuration } from '@deadbolt/core';
+import { checkDuration } from '@deadbolt/core/kit';
 
 /**
  * A wait time spent across several acquisitions: each member gets what is left, measured on the

@@ -101,14 +101,14 @@ describe.each(BACKENDS)('MultiLock on $adapter/$topology', ({ adapter, topology 
     const blocker = await new FairLock(third, locks[1].name).acquire();
     const controller = new AbortController();
     const waiting = new MultiLock(locks).acquire({ signal: controller.signal, leaseTime: 10_000 });
-    expect(await eventually(() => two.channels.channels.length === 1)).toBe(true);
+    expect(await eventually(() => two.activity().channels.length === 1)).toBe(true);
     expect(await ctx.exists(locks[1].keys.queue)).toBe(true);
     controller.abort(new Error('user gave up'));
     await expect(waiting).rejects.toThrow('user gave up');
     expect(await ctx.exists(locks[1].keys.queue)).toBe(false);
     expect(await locks[0].isLocked()).toBe(false);
     expect(await locks[2].isLocked()).toBe(false);
-    expect(two.channels.channels).toEqual([]);
+    expect(two.activity().channels).toEqual([]);
     await blocker.release();
     await ctx.nothingLeft(keys);
   });

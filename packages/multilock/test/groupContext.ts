@@ -1,7 +1,8 @@
 // What the MultiLock tests share: a backend context, member locks of three kinds spread over the
 // masters of a cluster, and checks that nothing is left behind.
 import { eventually, useBackendContext, type AdapterName, type TopologyName } from '@deadbolt/conformance';
-import { hashSlot, type LockBase, type LockClient } from '@deadbolt/core';
+import { type LockBase, type LockClient } from '@deadbolt/core';
+import { hashSlot } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { ReadWriteLock } from '@deadbolt/rwlock';
 import { expect } from 'vitest';

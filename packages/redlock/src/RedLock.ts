@@ -1,4 +1,5 @@
 import { ClientClosedError, InvalidArgumentError, type HeldLock } from '@deadbolt/core';
+import { lockRuntime } from '@deadbolt/core/kit';
 import { LockGroup, memberOptions, pause, settleMembers, WaitBudget, withTimeout, type GroupAttempt, type MemberLock } from '@deadbolt/multilock';
 import { HeldRedLock } from './HeldRedLock.js';
 import { quorum, validityTime } from './quorum.js';
@@ -61,7 +62,7 @@ export class RedLock extends LockGroup<HeldRedLock> {
     }
     this.options = Object.freeze(resolveRedLockOptions(options));
     this.quorum = quorum(this.locks.length);
-    this.#watchdogLease = Math.min(...this.locks.map((lock) => lock.client.renewals.lease));
+    this.#watchdogLease = Math.min(...this.locks.map((lock) => lockRuntime(lock.client).watchdogTimeout));
   }
 
   protected async acquireGroup(attempt: GroupAttempt): Promise<HeldRedLock | null> {
@@ -83,7 +84,7 @@ export class RedLock extends LockGroup<HeldRedLock> {
   async #round(attempt: GroupAttempt): Promise<HeldRedLock | null> {
     const { leaseTime, signal } = attempt.options;
     signal?.throwIfAborted();
-    if (this.locks.filter((lock) => !lock.client.closed).length < this.quorum) throw new ClientClosedError();
+    if (this.locks.filter((lock) => !lockRuntime(lock.client).closed).length < this.quorum) throw new ClientClosedError();
     const startedAt = performance.now();
     const attempts = this.locks.map((lock, index) => ({ name: lock.name, grant: lock.tryAcquire(memberOptions(attempt, index, 0)) }));
     const { granted, pending, errors } = await quorumRound(attempts, this.quorum, this.options.nodeTimeout, signal);

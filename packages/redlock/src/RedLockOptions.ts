@@ -1,4 +1,4 @@
-import { checkDuration, checkOptions } from '@deadbolt/core';
+import { checkDuration, checkOptions } from '@deadbolt/core/kit';
 
 /** Options of a {@link RedLock}. Every time is in milliseconds. */
 export interface RedLockOptions {

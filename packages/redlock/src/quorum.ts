@@ -1,4 +1,5 @@
-import { checkDuration, InvalidArgumentError } from '@deadbolt/core';
+import { InvalidArgumentError } from '@deadbolt/core';
+import { checkDuration } from '@deadbolt/core/kit';
 
 /**
  * How many of `nodes` independent deployments must grant a RedLock: a strict majority.

@@ -1,47 +1,15 @@
-import {
-  holdMarkersKey,
-  InvalidArgumentError,
-  LockBase,
-  UNLOCK_MESSAGE,
-  unlockLatchKey,
-  type AttemptContext,
-  type LockClient,
-  type LockState,
-  type Script,
-} from '@deadbolt/core';
+import { InvalidArgumentError, LockBase, type LockHost } from '@deadbolt/core';
+import { call, type LockKind } from '@deadbolt/core/kit';
+import { readAcquire } from './commands/readAcquire.js';
+import { readExtend, readWriteRenew } from './commands/readWriteRenew.js';
+import { readWriteForceRelease } from './commands/readWriteForceRelease.js';
+import { readRelease, writeRelease } from './commands/readWriteRelease.js';
+import { readWriteState } from './commands/readWriteState.js';
+import { writeAcquire } from './commands/writeAcquire.js';
+import { writeExtend } from './commands/writeExtend.js';
 import { LockUpgradeError } from './LockUpgradeError.js';
+import type { ReadWriteMode } from './ReadWriteMode.js';
 import { readWriteLockKeys, type ReadWriteLockKeys } from './readWriteLockKeys.js';
-import { rwlockScripts, UPGRADE_REFUSED } from './rwlockScripts.js';
-
-/**
- * The message that wakes every waiter, as Redisson's `LockPubSub.READ_UNLOCK_MESSAGE`: the end of
- * write mode lets all waiting readers in at once.
- */
-export const READ_UNLOCK_MESSAGE = 1;
-
-/** Which lock of the pair: the read lock or the write lock. */
-export type ReadWriteMode = 'read' | 'write';
-
-// What differs between the read lock and the write lock.
-interface ModeSpec {
-  readonly acquire: Script;
-  readonly release: Script;
-  /** What freeing this mode publishes: a read unlock wakes one waiter, a write unlock all. */
-  readonly freedMessage: number;
-}
-
-const SPECS: Record<ReadWriteMode, ModeSpec> = {
-  read: {
-    acquire: rwlockScripts.readAcquire,
-    release: rwlockScripts.readRelease,
-    freedMessage: UNLOCK_MESSAGE,
-  },
-  write: {
-    acquire: rwlockScripts.writeAcquire,
-    release: rwlockScripts.writeRelease,
-    freedMessage: READ_UNLOCK_MESSAGE,
-  },
-};
 
 /**
  * A distributed read-write lock: Redisson's `RReadWriteLock`, stored in its layout (a hash at the
@@ -97,11 +65,11 @@ export class ReadWriteLock {
   readonly #write: WriteLock;
 
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
    * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
    */
-  constructor(client: LockClient, name: string) {
+  constructor(client: LockHost, name: string) {
     this.#read = new ReadLock(client, name);
     this.#write = new WriteLock(client, name);
     this.name = this.#read.name;
@@ -121,7 +89,7 @@ export class ReadWriteLock {
 
 /**
  * What the read lock and the write lock of a {@link ReadWriteLock} share: the hash, the channel,
- * the watchdog's renewal script and the queries, which see the lock in this half's mode. For
+ * the watchdog's renewal command and the queries, which see the lock in this half's mode. For
  * reference; applications get the halves from {@link ReadWriteLock}.
  */
 export abstract class ReadWriteLockHalf extends LockBase {
@@ -129,20 +97,16 @@ export abstract class ReadWriteLockHalf extends LockBase {
   readonly mode: ReadWriteMode;
   /** The keys, fields and channel of the read-write lock in Redisson's layout. */
   readonly keys: ReadWriteLockKeys;
-  readonly #spec: ModeSpec;
-  readonly #markers: string;
 
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the read-write lock's name
    * @param mode - which lock of the pair this is
    */
-  protected constructor(client: LockClient, name: string, mode: ReadWriteMode) {
-    super(client, name);
+  protected constructor(client: LockHost, name: string, mode: ReadWriteMode) {
+    super(client, name, (checked) => (mode === 'read' ? readLockKind(checked) : writeLockKind(checked)));
     this.mode = mode;
     this.keys = readWriteLockKeys(this.name);
-    this.#spec = SPECS[mode];
-    this.#markers = holdMarkersKey(this.name);
   }
 
   /**
@@ -152,81 +116,8 @@ export abstract class ReadWriteLockHalf extends LockBase {
    *
    * @returns `true` when the lock was held in this mode and is deleted
    */
-  async forceUnlock(): Promise<boolean> {
-    const client = this.client;
-    client.assertOpen();
-    const publish = await client.publishCommand();
-    const reply = await client.scripts.run(
-      rwlockScripts.forceRelease,
-      [this.name, this.keys.channel],
-      [this.mode, this.#spec.freedMessage, publish],
-    );
-    return Number(reply) === 1;
-  }
-
-  /** Reader fields are owner fields; the writer's is `<clientId>:<ownerId>:write`. */
-  protected override holdField(ownerField: string): string {
-    refuseWriterSuffix(ownerField, 'owner');
-    return this.mode === 'write' ? this.keys.writerField(ownerField) : ownerField;
-  }
-
-  protected override get renewalScript(): Script {
-    return rwlockScripts.renew;
-  }
-
-  /**
-   * Read holds share the hash with other owners' holds, and Redisson's read-lock watchdog sets
-   * every reader's lease to its own `lockWatchdogTimeout`: should that Java process die, the lock
-   * would end before a longer Deadbolt lease. So the watchdog keeps a fixed-lease read hold alive
-   * up to the end of its lease (never beyond).
-   */
-  protected override get guardsFixedLeases(): boolean {
-    return this.mode === 'read';
-  }
-
-  protected override async lockState(field: string): Promise<LockState> {
-    const reply = await this.client.scripts.run(rwlockScripts.state, [this.name], [field, this.mode]);
-    const [ttl, holds] = Array.isArray(reply) ? reply : [];
-    return { ttl: Number(ttl), holds: Number(holds) };
-  }
-
-  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
-    const { field, lease, hold } = attempt;
-    // An acquisition's owner that is not generated comes from its options (or a scope they began).
-    refuseWriterSuffix(field, 'options.owner');
-    // The other field of the same owner: a writer may read; a reader asking to write is refused.
-    const own = this.holdField(field);
-    const other = this.mode === 'write' ? field : this.keys.writerField(field);
-    return this.runAcquireScript(this.#spec.acquire, [this.name, this.#markers], [lease, own, other, hold], attempt);
-  }
-
-  protected async releaseOnce(field: string, hold: string): Promise<boolean> {
-    const client = this.client;
-    const publish = await client.publishCommand();
-    const reply = await client.scripts.run(
-      this.#spec.release,
-      [this.name, this.keys.channel, unlockLatchKey(this.name, hold), this.#markers],
-      // The latch tells a release re-sent soon after its first run the first outcome.
-      [this.#spec.freedMessage, hold, this.holdField(field), publish, 2 * client.options.commandTimeout],
-    );
-    return reply !== null;
-  }
-
-  /**
-   * The write lock's only hold gets exactly `lease` (never less than the owner's read holds
-   * have); a read hold only lengthens the owner's read holds, since other owners share the hash.
-   */
-  protected override async extendOnce(field: string, hold: string, lease: number): Promise<boolean> {
-    const scripts = this.client.scripts;
-    if (this.mode === 'write') {
-      return Number(await scripts.run(rwlockScripts.writeExtend, [this.name, this.#markers], [lease, this.holdField(field), hold])) === 1;
-    }
-    const reply = await scripts.run(rwlockScripts.renew, [this.name], [lease, field, hold]);
-    return Array.isArray(reply) && Number(reply[0]) === 1;
-  }
-
-  protected waitChannel(): string {
-    return this.keys.channel;
+  override forceUnlock(): Promise<boolean> {
+    return super.forceUnlock();
   }
 }
 
@@ -237,11 +128,11 @@ export abstract class ReadWriteLockHalf extends LockBase {
  */
 export class ReadLock extends ReadWriteLockHalf {
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the read-write lock's name
    * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
    */
-  constructor(client: LockClient, name: string) {
+  constructor(client: LockHost, name: string) {
     super(client, name, 'read');
   }
 }
@@ -254,25 +145,72 @@ export class ReadLock extends ReadWriteLockHalf {
  */
 export class WriteLock extends ReadWriteLockHalf {
   /**
-   * @param client - the client to use
+   * @param client - the `LockClient` to use
    * @param name - the read-write lock's name
    * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
    */
-  constructor(client: LockClient, name: string) {
+  constructor(client: LockHost, name: string) {
     super(client, name, 'write');
-  }
-
-  /** @throws {@link LockUpgradeError} when the owner holds the read lock */
-  protected override async tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
-    const ttl = await super.tryAcquireOnce(attempt);
-    if (ttl === UPGRADE_REFUSED) throw new LockUpgradeError(this.name, attempt.field.slice(this.client.id.length + 1));
-    return ttl;
   }
 }
 
+// What both halves declare alike: the hash, its channel (where every waiter waits), the renewal.
+function halfKind(name: string, mode: ReadWriteMode) {
+  const { channel } = readWriteLockKeys(name);
+  return {
+    forceRelease: () => call(readWriteForceRelease, { name, mode }),
+    state: (field: string) => call(readWriteState, { name, field, mode }),
+    renew: readWriteRenew,
+    waitChannel: () => channel,
+  };
+}
+
+/**
+ * The read lock's declaration. Read holds share the hash with other owners' holds, and Redisson's
+ * read-lock watchdog sets every reader's lease to its own `lockWatchdogTimeout`: should that Java
+ * process die, the lock would end before a longer Deadbolt lease. So the watchdog keeps a
+ * fixed-lease read hold alive up to the end of its lease (never beyond).
+ */
+export function readLockKind(name: string): LockKind {
+  const { writerField } = readWriteLockKeys(name);
+  return {
+    ...halfKind(name, 'read'),
+    acquire: ({ field, hold, lease }) => {
+      // An acquisition's owner that is not generated comes from its options (or a scope they began).
+      refuseWriterSuffix(field, 'options.owner');
+      return call(readAcquire, { name, field, writerField: writerField(field), hold, lease });
+    },
+    release: (field, hold) => call(readRelease, { name, field, hold }),
+    // Other owners' holds share the hash: a read hold is only ever lengthened.
+    extend: (field, hold, lease) => call(readExtend, { name, field, hold, lease }),
+    holdField: (field) => refuseWriterSuffix(field, 'owner'),
+    guardsFixedLeases: true,
+  };
+}
+
+/**
+ * The write lock's declaration: holds counted under the writer field `<clientId>:<ownerId>:write`;
+ * an owner holding the read lock is refused with a {@link LockUpgradeError}.
+ */
+export function writeLockKind(name: string): LockKind {
+  const { writerField } = readWriteLockKeys(name);
+  return {
+    ...halfKind(name, 'write'),
+    acquire: ({ field, hold, lease }) => {
+      refuseWriterSuffix(field, 'options.owner');
+      return call(writeAcquire, { name, field: writerField(field), readerField: field, hold, lease });
+    },
+    release: (field, hold) => call(writeRelease, { name, field: writerField(field), hold }),
+    extend: (field, hold, lease) => call(writeExtend, { name, field: writerField(field), hold, lease }),
+    holdField: (field) => writerField(refuseWriterSuffix(field, 'owner')),
+    refused: (owner) => new LockUpgradeError(name, owner),
+  };
+}
+
 // A reader field with the suffix would read as another owner's writer field.
-function refuseWriterSuffix(ownerField: string, argument: string): void {
+function refuseWriterSuffix(ownerField: string, argument: string): string {
   if (ownerField.endsWith(':write')) {
     throw new InvalidArgumentError(argument, 'on a read-write lock an owner id must not end in ":write" or be "write"');
   }
+  return ownerField;
 }

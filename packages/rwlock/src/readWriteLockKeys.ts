@@ -1,4 +1,4 @@
-import { prefixedName } from '@deadbolt/core';
+import { prefixedName } from '@deadbolt/core/kit';
 
 /** The Redis keys, fields and channel of one read-write lock, in Redisson's layout. */
 export interface ReadWriteLockKeys {

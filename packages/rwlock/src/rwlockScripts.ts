@@ -1,4 +1,4 @@
-import { coreLua, defineScript } from '@deadbolt/core';
+import { coreLua, defineScript } from '@deadbolt/core/kit';
 import forceRelease from './lua/force-release.lua';
 import readAcquire from './lua/read-acquire.lua';
 import readHolds from './lua/read-holds.lua';
@@ -9,8 +9,6 @@ import writeAcquire from './lua/write-acquire.lua';
 import writeExtend from './lua/write-extend.lua';
 import writeRelease from './lua/write-release.lua';
 
-/** What the write lock's acquisition script replies when its owner holds the read lock. */
-export const UPGRADE_REFUSED = -3;
 
 /** The read-write lock's scripts, each prefixed with the helpers it uses (core's hold markers define `extend_to`). */
 export const rwlockScripts = {

@@ -2,6 +2,6 @@
 // out, which readers never do, so they are not run (readWrite.test.ts covers readers waiting for
 // a writer); within 'reentrancy' and 'lease' the suite skips the tests of that kind itself.
 import { describeLockConformance } from '@deadbolt/conformance';
-import { readLock } from './rwlockKinds.js';
+import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 
-describeLockConformance(readLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);
+describeLockConformance(subjectOf(READ_WRITE_LOCK, 'read'), ['reentrancy', 'sharedHolds', 'lease', 'faults']);

@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
-import { writeLock } from './rwlockKinds.js';
+import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 
-describeLockConformance(writeLock, ['exclusion', 'waiting']);
+describeLockConformance(subjectOf(READ_WRITE_LOCK, 'write'), ['exclusion', 'waiting']);

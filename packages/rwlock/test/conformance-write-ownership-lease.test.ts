@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
-import { writeLock } from './rwlockKinds.js';
+import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 
-describeLockConformance(writeLock, ['reentrancy', 'sharedHolds', 'lease', 'faults']);
+describeLockConformance(subjectOf(READ_WRITE_LOCK, 'write'), ['reentrancy', 'sharedHolds', 'lease', 'faults']);

@@ -2,13 +2,14 @@
 // longer than the last live read hold), a write unlock lets every waiting reader in at once,
 // downgrade and refused upgrade, per-hold leases and their renewal, force unlock per mode.
 import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
+import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { InvalidArgumentError, LockError, LockLostError, LockNotHeldError, LockWaitTimeoutError, type HeldLock, type LockClient } from '@deadbolt/core';
+import { lockRuntime } from '@deadbolt/core/kit';
 import { LockUpgradeError, ReadWriteLock } from '@deadbolt/rwlock';
 import { describe, expect, it, vi } from 'vitest';
-import { readLock } from './rwlockKinds.js';
 
 describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(readLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(READ_WRITE_LOCK, 'read'), adapter, topology);
   const raw = (name: string, ...args: (string | number)[]) => ctx.backend().command(args, name);
   /** The lock's hash as field -> value. */
   const hash = async (name: string) => {
@@ -37,7 +38,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(await write.isLocked()).toBe(false);
     let writerIn = false;
     const writer = timed(write.acquire({ waitTime: 10_000 })).finally(() => (writerIn = true));
-    await eventually(() => writerClient.channels.channels.length === 1);
+    await eventually(() => writerClient.activity().channels.length === 1);
     await a.release();
     await b.release();
     await sleep(100);
@@ -61,7 +62,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const writeHeld = await new ReadWriteLock(writerClient, name).writeLock().acquire();
     const readers = [one, two].map((client) => new ReadWriteLock(client, name).readLock());
     const waits = Array.from({ length: 20 }, (_, i) => timed(readers[i % 2]!.acquire({ waitTime: 20_000 })));
-    await eventually(() => one.channels.channels.length === 1 && two.channels.channels.length === 1);
+    await eventually(() => one.activity().channels.length === 1 && two.activity().channels.length === 1);
     await sleep(100);
     const released = performance.now();
     await writeHeld.release();
@@ -87,7 +88,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(await hash(name)).toEqual({ mode: 'write', [`${client.id}:o:write`]: '1', [`${client.id}:o`]: '1' });
     expect(await elsewhere.writeLock().tryAcquire()).toBeNull();
     const reader = timed(elsewhere.readLock().acquire({ waitTime: 10_000 }));
-    await eventually(() => other.channels.channels.length === 1);
+    await eventually(() => other.activity().channels.length === 1);
     const released = performance.now();
     await write.release();
     // Write mode ended: the waiting reader is let in at once, beside the downgraded hold.
@@ -125,7 +126,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(performance.now() - started).toBeLessThan(1_500);
     // Another owner is not upgrading: it just finds the lock taken.
     expect(await lock.writeLock().tryAcquire({ owner: 'p' })).toBeNull();
-    expect(client.channels.channels).toEqual([]);
+    expect(client.activity().channels).toEqual([]);
     expect(await lock.readLock().holdCount('o')).toBe(1);
     expect(await lock.writeLock().isLocked()).toBe(false);
     await read.release();
@@ -145,7 +146,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(dead.signal.reason).toBeInstanceOf(LockLostError);
     const write = new ReadWriteLock(writerClient, name).writeLock();
     const writer = timed(write.acquire({ waitTime: 10_000 }));
-    await eventually(() => writerClient.channels.channels.length === 1);
+    await eventually(() => writerClient.activity().channels.length === 1);
     await alive.release();
     await sleep(100);
     expect(await holdKeyExists(deadLock, dying, 'd', 1)).toBe(true);
@@ -189,14 +190,14 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     ];
     // Write holds of other locks in the same slot ride in the same batches.
     const writes = await Promise.all(Array.from({ length: 10 }, (_, i) => new ReadWriteLock(client, `{${tag}}:w${i}`).writeLock().acquire()));
-    const run = vi.spyOn(client.scripts, 'run');
+    const run = vi.spyOn(lockRuntime(client), 'run');
     await sleep(1_200);
-    const renewals = run.mock.calls.filter(([script]) => script.name === 'rwlock/renew');
+    const renewals = run.mock.calls.filter(([call]) => call.script.name === 'rwlock/renew');
     run.mockRestore();
     // A tick every 100 ms; each renews r1's two holds (each on its own), r2 and the 10 writers in
     // one call.
     expect(renewals.length).toBeGreaterThanOrEqual(5);
-    expect(renewals.every(([, keys]) => keys.length === 13)).toBe(true);
+    expect(renewals.every(([call]) => call.keys.length === 13)).toBe(true);
     expect([...reads, ...writes].some((held) => held.signal.aborted)).toBe(false);
     for (const [owner, n] of [['r1', 1], ['r1', 2], ['r2', 1]] as const) {
       const ttl = Number(await raw(lock.name, 'PTTL', lock.keys.readHoldKey(`${client.id}:${owner}`, n)));
@@ -206,7 +207,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(await lock.readLock().remainingTtl()).toBeGreaterThan(0);
     expect(await new ReadWriteLock(observer, lock.name).writeLock().tryAcquire()).toBeNull();
     await Promise.all([...reads, ...writes].map((held) => held.release()));
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
     expect(await raw(lock.name, 'EXISTS', lock.name, lock.keys.readHoldKey(`${client.id}:r1`, 1))).toBe(0);
   });
 
@@ -225,7 +226,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const write = await lock.writeLock().acquire();
     const readers = new ReadWriteLock(waiterClient, name).readLock();
     const waits = Array.from({ length: 3 }, () => readers.acquire({ waitTime: 10_000 }));
-    await eventually(() => waiterClient.channels.channels.length === 1);
+    await eventually(() => waiterClient.activity().channels.length === 1);
     expect(await lock.readLock().forceUnlock()).toBe(false);
     expect(await lock.writeLock().isHeldBy(write.owner)).toBe(true);
     const forced = performance.now();
@@ -246,10 +247,10 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     await expect(read.acquire({ waitTime: 300 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
     const controller = new AbortController();
     const waiting = read.acquire({ signal: controller.signal });
-    await eventually(() => readerClient.channels.channels.length === 1);
+    await eventually(() => readerClient.activity().channels.length === 1);
     controller.abort(new Error('reader gave up'));
     await expect(waiting).rejects.toThrow('reader gave up');
-    expect(readerClient.channels.channels).toEqual([]);
+    expect(readerClient.activity().channels).toEqual([]);
     expect(await eventually(async () => (await ctx.backend().pubsubChannels()).length === 0)).toBe(true);
     expect(await hash(name)).toEqual({ mode: 'write', [`${writerClient.id}:${write.owner}:write`]: '1' });
     await write.release();

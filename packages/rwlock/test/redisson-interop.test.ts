@@ -3,10 +3,11 @@
 // RedissonWriteLock's scripts, their waiting on redisson_rwlock:{name}, and the renewal tasks
 // (ReadLockTask for readers, LockTask for writers).
 import { BACKENDS, eventually, sleep, useRedissonPeers, useSuiteContext } from '@deadbolt/conformance';
-import type { AttemptContext, LockClient } from '@deadbolt/core';
-import { ReadWriteLock, ReadWriteLockHalf, type ReadWriteMode } from '@deadbolt/rwlock';
+import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
+import type { LockClient } from '@deadbolt/core';
+import { lockRuntime, type AcquireReply, type AttemptContext } from '@deadbolt/core/kit';
+import { ReadWriteLock, ReadWriteLockHalf, readLockKind, writeLockKind, type ReadWriteMode } from '@deadbolt/rwlock';
 import { describe, expect, it } from 'vitest';
-import { readLock } from './rwlockKinds.js';
 
 // A Java service configured with setLockWatchdogTimeout(1500).
 const JAVA_WATCHDOG = 1_500;
@@ -17,17 +18,18 @@ class ResendingHalf extends ReadWriteLockHalf {
   constructor(client: LockClient, name: string, mode: ReadWriteMode) {
     super(client, name, mode);
   }
-  protected override tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
+  protected override tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
     this.lastHold = attempt.hold;
     return super.tryAcquireOnce(attempt);
   }
-  resend(owner: string, hold = this.lastHold): Promise<boolean> {
-    return this.releaseOnce(`${this.client.id}:${owner}`, hold);
+  async resend(owner: string, hold = this.lastHold): Promise<boolean> {
+    const kind = this.mode === 'read' ? readLockKind(this.name) : writeLockKind(this.name);
+    return (await lockRuntime(this.client).run(kind.release(`${this.client.id}:${owner}`, hold))) !== 'notHeld';
   }
 }
 
 describe.each(BACKENDS)('ReadWriteLock interop with Redisson on $adapter/$topology', ({ adapter, topology }) => {
-  const ctx = useSuiteContext(readLock, adapter, topology);
+  const ctx = useSuiteContext(subjectOf(READ_WRITE_LOCK, 'read'), adapter, topology);
   const peers = useRedissonPeers(ctx);
   const raw = (key: string, ...args: (string | number)[]) => ctx.backend().command(args.map(String), key);
   const isTtl = (reply: unknown) => typeof reply === 'number' && reply > 0;
@@ -46,7 +48,7 @@ describe.each(BACKENDS)('ReadWriteLock interop with Redisson on $adapter/$topolo
     expect(await lock.readLock().isLocked()).toBe(true);
     expect(await lock.writeLock().tryAcquire()).toBeNull();
     const waiting = lock.writeLock().acquire({ waitTime: 20_000 });
-    await eventually(() => client.channels.channels.length === 1);
+    await eventually(() => client.activity().channels.length === 1);
     const unlocked = performance.now();
     await redisson.unlock(thread);
     const write = await waiting;
@@ -92,7 +94,7 @@ describe.each(BACKENDS)('ReadWriteLock interop with Redisson on $adapter/$topolo
     const readers = [one, two, two].map((client) => new ReadWriteLock(client, name).readLock());
     expect(await readers[0]!.tryAcquire()).toBeNull();
     const waits = readers.map((reader) => reader.acquire({ waitTime: 20_000 }));
-    await eventually(() => one.channels.channels.length === 1 && two.channels.channels.length === 1);
+    await eventually(() => one.activity().channels.length === 1 && two.activity().channels.length === 1);
     const unlocked = performance.now();
     await redisson.unlock(thread);
     const holds = await Promise.all(waits);

@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core';
+import { hashSlot } from '@deadbolt/core/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo, startCluster, type ClusterHandle } from '../src/index.js';
 

@@ -1,5 +1,7 @@
 import { ClientClosedError, InvalidArgumentError, LockClient, LockNotHeldError, type Executor } from '@deadbolt/core';
-import type { DeploymentClients, HammeredHold, HammeredLock, HammerKind, LockSubject, ReliabilityKind } from '../kinds.js';
+import type { AcquirableLock, LockHold, LockSubject } from '@deadbolt/conformance/kinds';
+import type { HammerKind, ReliabilityKind } from '../kinds.js';
+import { kindBadInputs, type DeploymentClients } from './kindBadInputs.js';
 import { BAD_DURATIONS, BAD_ACQUIRE_OWNERS, BAD_NAMES, BAD_OPTIONS_OBJECTS, BAD_OWNERS, BAD_SIGNALS, INFINITE, WRONG_TYPES, type BadValue } from './badValues.js';
 
 /** One bad input to one public entry point, and the typed error it must get. */
@@ -30,11 +32,11 @@ export interface BadInputSubjects {
   /** As many lock clients, each closed. */
   readonly closedClients: DeploymentClients;
   /** The single-lock kinds in every role. */
-  readonly subjects: readonly LockSubject[];
+  readonly subjects: readonly LockSubject<ReliabilityKind>[];
   /** The lock groups in every role. */
   readonly groupSubjects: readonly LockSubject<HammerKind>[];
   /** A hold of each subject, then of each group subject, in subject order, already released. */
-  readonly releasedHolds: readonly HammeredHold[];
+  readonly releasedHolds: readonly LockHold[];
   /** The adapter's factory, its name, a driver client it accepts, and clients it must refuse. */
   readonly adapter: {
     readonly name: string;
@@ -60,8 +62,8 @@ export function badInputTable(on: BadInputSubjects): EntryPoint[] {
     ]),
     ...on.groupSubjects.flatMap((subject, index) => subjectEntries(on, subject, on.releasedHolds[on.subjects.length + index])),
     ...uniqueKinds([...on.subjects, ...on.groupSubjects]).flatMap((subject) => {
-      const cases = subject.kind.badInputs?.(on.clients) ?? [];
-      return cases.length === 0 ? [] : [{ name: `${subject.kind.name} specifics`, cases: cases.map((c) => refused(c.argument, c.input, c.call)) }];
+      const cases = kindBadInputs(subject.kind.id, on.clients);
+      return cases.length === 0 ? [] : [{ name: `${subject.kind.id} specifics`, cases: cases.map((c) => refused(c.argument, c.input, c.call)) }];
     }),
   ];
 }
@@ -102,11 +104,11 @@ function adapterCases(on: BadInputSubjects): BadInputCase[] {
 
 /** The clients a lock of `kind` is built on: one per deployment it spans. */
 export function clientsOf(kind: HammerKind, clients: readonly LockClient[]): LockClient[] {
-  return clients.slice(0, kind.deployments ?? 1);
+  return clients.slice(0, kind.deployments);
 }
 
 // A lock of its own for every call: one that wrongly took its lock must not hold up the next.
-function lockMaker<Built extends HammeredLock>(on: BadInputSubjects, subject: LockSubject<HammerKind<Built>>): (clients?: readonly LockClient[]) => Built {
+function lockMaker<Built extends AcquirableLock>(on: BadInputSubjects, subject: LockSubject<HammerKind<Built>>): (clients?: readonly LockClient[]) => Built {
   let calls = 0;
   return (clients = on.clients) => subject.kind.create(clientsOf(subject.kind, clients), `bad-input:${subject.label}:${++calls}`, subject.role.name);
 }
@@ -114,7 +116,7 @@ function lockMaker<Built extends HammeredLock>(on: BadInputSubjects, subject: Lo
 const afterClose = (input: string, call: () => unknown): BadInputCase => ({ input, error: ClientClosedError, call });
 
 /** The acquisitions of a lock or a lock group, their options, a released hold, and each after close. */
-function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, released: HammeredHold | undefined): EntryPoint[] {
+function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, released: LockHold | undefined): EntryPoint[] {
   const lock = lockMaker(on, subject);
   const methods = {
     acquire: (options: unknown) => lock().acquire(options as object),

@@ -1,4 +1,5 @@
-import type { Backend, ConformantLock } from '@deadbolt/conformance';
+import type { Backend } from '@deadbolt/conformance';
+import type { ConformantLock } from '@deadbolt/conformance/kinds';
 import { eventually } from '@deadbolt/conformance';
 import type { LockClient } from '@deadbolt/core';
 import { expect } from 'vitest';
@@ -9,8 +10,8 @@ import { expect } from 'vitest';
  */
 export async function expectNothingLeft(backend: Backend, clients: readonly LockClient[], locks: readonly ConformantLock[]): Promise<void> {
   for (const client of clients) {
-    expect(client.renewals.size, 'locks still renewed').toBe(0);
-    expect(client.channels.channels, 'channels still waited on').toEqual([]);
+    expect(client.activity().renewing, 'locks still renewed').toBe(0);
+    expect(client.activity().channels, 'channels still waited on').toEqual([]);
   }
   // An unsubscribe is sent when the last waiter leaves; the server may see it a moment later.
   expect(await eventually(async () => (await backend.pubsubChannels()).length === 0, 5_000), 'channels left subscribed').toBe(true);

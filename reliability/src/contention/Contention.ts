@@ -1,8 +1,9 @@
-import type { BackendContext, ConformantLock } from '@deadbolt/conformance';
+import type { BackendContext } from '@deadbolt/conformance';
+import { exclusiveRole, type ConformantLock, type LockSubject } from '@deadbolt/conformance/kinds';
 import { LockError, type HeldLock, type LockClient, type LockClientOptions } from '@deadbolt/core';
 import { sleep } from '@deadbolt/test-harness';
 import { findOverlaps, type HoldInterval, type Overlap } from '../hammer/overlaps.js';
-import { exclusiveRole, type LockSubject } from '../kinds.js';
+import type { ReliabilityKind } from '../kinds.js';
 
 /** How one waiter's wait ended. */
 export interface WaitOutcome {
@@ -17,7 +18,7 @@ export interface WaitOutcome {
 
 /** Options of {@link Contention.start}. */
 export interface ContentionOptions {
-  readonly subjects: readonly LockSubject[];
+  readonly subjects: readonly LockSubject<ReliabilityKind>[];
   /** Options of both the holder's and the waiters' lock clients. */
   readonly clientOptions: LockClientOptions;
   readonly waitersPerLock: number;
@@ -45,7 +46,7 @@ export class Contention {
    * plus the lease.
    */
   readonly holds: readonly {
-    readonly subject: LockSubject;
+    readonly subject: LockSubject<ReliabilityKind>;
     readonly held: HeldLock;
     readonly requested: number;
     readonly start: number;
@@ -135,7 +136,7 @@ export class Contention {
   }
 }
 
-async function waitFor(lock: ConformantLock, subject: LockSubject, owner: string, waitTime: number): Promise<WaitOutcome> {
+async function waitFor(lock: ConformantLock, subject: LockSubject<ReliabilityKind>, owner: string, waitTime: number): Promise<WaitOutcome> {
   try {
     const held = await lock.acquire({ waitTime });
     const start = performance.now();

@@ -1,7 +1,8 @@
 import { useBackendContext, type BackendOptions, type TopologyName } from '@deadbolt/conformance';
 import type { Delay } from '@deadbolt/test-harness';
 import { afterEach, describe, it } from 'vitest';
-import type { HammerKind, LockSubject } from '../kinds.js';
+import type { LockSubject } from '@deadbolt/conformance/kinds';
+import type { HammerKind } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { backendsOn } from '../suite/backends.js';
 import { useStore } from '../store/useStore.js';

@@ -1,6 +1,7 @@
 import type { BackendContext } from '@deadbolt/conformance';
 import type { Delay, RedisAddress } from '@deadbolt/test-harness';
-import type { HammerKind, LockSubject } from '../kinds.js';
+import type { LockSubject } from '@deadbolt/conformance/kinds';
+import type { HammerKind } from '../kinds.js';
 import { recordFigures } from '../results/figures.js';
 import type { HammerShape } from './hammerShape.js';
 import { runHammer, type HammerFault, type HammerReport } from './runHammer.js';

@@ -1,10 +1,12 @@
 import type { ChildJob, ConnectionSpec } from '@deadbolt/conformance/connect';
+import type { RoleName } from '@deadbolt/conformance/kinds';
 import type { RedisAddress } from '@deadbolt/test-harness';
 
 /** One lock a hammer worker contends for, and how hard. */
 export interface HammerSubjectJob {
+  /** The id of its lock kind. */
   readonly kind: string;
-  readonly role: string;
+  readonly role: RoleName;
   readonly lockName: string;
   /** Concurrent tasks in the worker, each with an owner of its own. */
   readonly tasks: number;

@@ -3,7 +3,8 @@ import { backendProxies, type Backend } from '@deadbolt/conformance/connect';
 import type { Delay, ProxyGroup, RedisAddress } from '@deadbolt/test-harness';
 import { sendCommand } from '@deadbolt/test-harness';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
-import type { HammerKind, LockSubject } from '../kinds.js';
+import type { LockSubject } from '@deadbolt/conformance/kinds';
+import type { HammerKind } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { resourceKeys } from '../store/ResourceStore.js';
 import { HAMMER_JOB_VARIABLE, ownerOfHold, type HammerEvent, type HammerJob, type ReleaseOutcome } from './hammerEvents.js';
@@ -21,7 +22,7 @@ export interface HammerFaultContext {
   readonly otherBackends: readonly Backend[];
   /** Where a freeze records its interval. */
   readonly log: FaultLog;
-  /** The lock names in use, by kind name. */
+  /** The lock names in use, by kind id. */
   readonly lockNames: ReadonlyMap<string, string>;
   /** A running worker, one in the middle of a hold when there is one. */
   holdingWorker(): HammerWorker;
@@ -99,7 +100,7 @@ export interface HammerReport {
  * then reads back every hold and the guarded resources.
  */
 export async function runHammer(options: HammerOptions): Promise<HammerReport> {
-  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.name, `{${options.label}}:${kind.name}`]));
+  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
   const proxied = options.proxied ? await backendProxies(options.backend) : undefined;
   const proxies = proxied?.proxies;
   proxies?.setLatency(options.proxied?.latency ?? 0);
@@ -109,9 +110,9 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
     clientOptions: { watchdogTimeout: options.watchdogTimeout },
     store: { host: options.store.host, port: options.store.port },
     subjects: options.subjects.map(({ kind, role }) => ({
-      kind: kind.name,
+      kind: kind.id,
       role: role.name,
-      lockName: lockNames.get(kind.name) ?? '',
+      lockName: lockNames.get(kind.id) ?? '',
       tasks: options.tasksPerSubject,
       iterations: options.holdsPerTask,
     })),

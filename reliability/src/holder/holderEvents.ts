@@ -1,10 +1,12 @@
 import type { ChildJob } from '@deadbolt/conformance/connect';
+import type { RoleName } from '@deadbolt/conformance/kinds';
 import type { RedisAddress } from '@deadbolt/test-harness';
 
 /** One lock a holder worker takes. */
 export interface HolderSubjectJob {
+  /** The id of its lock kind. */
   readonly kind: string;
-  readonly role: string;
+  readonly role: RoleName;
   readonly lockName: string;
 }
 

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import type { Backend, ConformantLock } from '@deadbolt/conformance';
+import type { Backend } from '@deadbolt/conformance';
+import { exclusiveRole, type ConformantLock, type LockSubject } from '@deadbolt/conformance/kinds';
 import type { HeldLock, LockClient } from '@deadbolt/core';
 import type { RedisAddress } from '@deadbolt/test-harness';
-import { exclusiveRole, type LockSubject } from '../kinds.js';
+import type { ReliabilityKind } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { HOLDER_JOB_VARIABLE, type HolderEvent, type HolderJob } from './holderEvents.js';
 
@@ -19,7 +20,7 @@ export interface Holder {
 export async function startHolder(options: {
   backend: Backend;
   store: RedisAddress;
-  subjects: readonly LockSubject[];
+  subjects: readonly LockSubject<ReliabilityKind>[];
   watchdogTimeout: number;
   uniqueName: (label: string) => string;
 }): Promise<Holder> {
@@ -28,7 +29,7 @@ export async function startHolder(options: {
     spec: options.backend.spec,
     clientOptions: { watchdogTimeout: options.watchdogTimeout },
     store: { host: options.store.host, port: options.store.port },
-    subjects: options.subjects.map(({ kind, role }, index) => ({ kind: kind.name, role: role.name, lockName: names[index] ?? '' })),
+    subjects: options.subjects.map(({ kind, role }, index) => ({ kind: kind.id, role: role.name, lockName: names[index] ?? '' })),
   };
   const worker = WorkerProcess.start<HolderEvent>(SCRIPT, HOLDER_JOB_VARIABLE, job);
   await worker.next((event) => event.event === 'holding');
@@ -37,7 +38,7 @@ export async function startHolder(options: {
 
 /** A waiter in the test process for one held lock, in the kind's exclusive role. */
 export interface Waiter {
-  readonly subject: LockSubject;
+  readonly subject: LockSubject<ReliabilityKind>;
   /** The lock in the kind's exclusive role, which the waiter takes. */
   readonly lock: ConformantLock;
   /** The same lock in the holder's role, which sees the holder's lease. */
@@ -50,7 +51,7 @@ export interface Waiter {
  * Starts a waiter on each of the holder's locks, on `client`. The holder is anything that holds
  * the locks `names` (in subject order): a holder worker, or a Redisson peer (hammer-redisson).
  */
-export function waitOnEach(client: LockClient, subjects: readonly LockSubject[], holder: Pick<Holder, 'names'>, waitTime: number): Waiter[] {
+export function waitOnEach(client: LockClient, subjects: readonly LockSubject<ReliabilityKind>[], holder: Pick<Holder, 'names'>, waitTime: number): Waiter[] {
   return subjects.map((subject, index) => {
     const name = holder.names[index] ?? '';
     const lock = subject.kind.create([client], name, exclusiveRole(subject.kind).name);

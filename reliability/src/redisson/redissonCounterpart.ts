@@ -1,10 +1,11 @@
 import type { RedissonLock, RedissonPeer } from '@deadbolt/conformance';
-import type { HammerKind, LockSubject } from '../kinds.js';
+import type { LockSubject } from '@deadbolt/conformance/kinds';
+import type { HammerKind } from '../kinds.js';
 
 /** How a Java service takes a kind in one role through Redisson, on lock `name`. */
 type Counterpart = (peer: RedissonPeer, name: string, role: string) => RedissonLock;
 
-// The kinds whose Redisson lock the peer plays, by kind name: Redisson's RLock, its fair lock, and
+// The kinds whose Redisson lock the peer plays, by kind id: Redisson's RLock, its fair lock, and
 // the read and write halves of its RReadWriteLock.
 const COUNTERPARTS: ReadonlyMap<string, Counterpart> = new Map<string, Counterpart>([
   ['Lock', (peer, name) => peer.getLock(name)],
@@ -20,7 +21,7 @@ const COUNTERPARTS: ReadonlyMap<string, Counterpart> = new Map<string, Counterpa
 
 /** Whether a Redisson peer can take `subject`'s lock (the plain, fair and read-write locks). */
 export function hasRedissonCounterpart(subject: LockSubject<HammerKind>): boolean {
-  return COUNTERPARTS.has(subject.kind.name);
+  return COUNTERPARTS.has(subject.kind.id);
 }
 
 /**
@@ -30,7 +31,7 @@ export function hasRedissonCounterpart(subject: LockSubject<HammerKind>): boolea
  * @throws Error for a subject without one (see {@link hasRedissonCounterpart})
  */
 export function redissonCounterpart(peer: RedissonPeer, subject: LockSubject<HammerKind>, name: string): RedissonLock {
-  const counterpart = COUNTERPARTS.get(subject.kind.name);
+  const counterpart = COUNTERPARTS.get(subject.kind.id);
   if (counterpart === undefined) throw new Error(`the Redisson peer plays no counterpart of ${subject.label}`);
   return counterpart(peer, name, subject.role.name);
 }

@@ -6,7 +6,8 @@ import { FaultLog } from '../faults/FaultLog.js';
 import type { ReleaseOutcome } from '../hammer/hammerEvents.js';
 import { findOverlaps, type Overlap } from '../hammer/overlaps.js';
 import { resourceState, type HammerHold, type HammerReport } from '../hammer/runHammer.js';
-import type { LockSubject } from '../kinds.js';
+import type { LockSubject } from '@deadbolt/conformance/kinds';
+import type { ReliabilityKind } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 import { redissonCounterpart } from './redissonCounterpart.js';
 
@@ -38,7 +39,7 @@ export interface RedissonHammerOptions {
   /** The server of the guarded resources (see `ResourceStore`). */
   readonly store: RedisAddress;
   /** What both sides take, each on one lock per kind (a read-write lock's roles share their lock). */
-  readonly subjects: readonly LockSubject[];
+  readonly subjects: readonly LockSubject<ReliabilityKind>[];
   /** A label unique to the run, for lock names; one hash tag, so a cluster keeps them in one slot. */
   readonly label: string;
   readonly tasksPerClient: number;
@@ -64,7 +65,7 @@ export interface RedissonHammerOptions {
 export interface RedissonHammerReport extends HammerReport {
   readonly holds: readonly RedissonHammerHold[];
   readonly overlaps: readonly Overlap<RedissonHammerHold>[];
-  /** The lock names, by kind name. */
+  /** The lock names, by kind id. */
   readonly lockNames: ReadonlyMap<string, string>;
   /** Holds each side was to take per subject, by side. */
   readonly planned: Readonly<Record<HolderSide, number>>;
@@ -102,8 +103,8 @@ interface Contender {
  */
 export async function runRedissonHammer(options: RedissonHammerOptions): Promise<RedissonHammerReport> {
   const { peer } = options;
-  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.name, `{${options.label}}:${kind.name}`]));
-  const nameOf = (subject: LockSubject) => lockNames.get(subject.kind.name) ?? '';
+  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
+  const nameOf = (subject: LockSubject<ReliabilityKind>) => lockNames.get(subject.kind.id) ?? '';
   const contenders = options.subjects.flatMap((subject, index): Contender[] => {
     const place = (task: number): Place => ({ subject: index, task, lock: nameOf(subject), waitTime: options.waitTime });
     const tasks = options.clients.flatMap((client, clientIndex) =>
@@ -142,7 +143,7 @@ interface Place {
 }
 
 /** A task of a Deadbolt client: a lock object of its own (so a generated owner), taken with a bounded wait. */
-function deadboltTask(client: LockClient, subject: LockSubject, { subject: index, task, lock: name, waitTime }: Place): Contender {
+function deadboltTask(client: LockClient, subject: LockSubject<ReliabilityKind>, { subject: index, task, lock: name, waitTime }: Place): Contender {
   const lock = subject.kind.create([client], name, subject.role.name);
   return {
     side: 'deadbolt',
@@ -161,7 +162,7 @@ function deadboltTask(client: LockClient, subject: LockSubject, { subject: index
 }
 
 /** A thread of the peer: Redisson's `lock()` without a lease (the watchdog renews it) and `unlock()`. */
-function peerThread(peer: RedissonPeer, subject: LockSubject, { subject: index, task, lock: name, waitTime }: Place): Contender {
+function peerThread(peer: RedissonPeer, subject: LockSubject<ReliabilityKind>, { subject: index, task, lock: name, waitTime }: Place): Contender {
   const lock = redissonCounterpart(peer, subject, name);
   const thread = peer.newThreadId();
   return {

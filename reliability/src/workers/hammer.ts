@@ -12,7 +12,8 @@ import { LockClient, LockError, LockNotHeldError } from '@deadbolt/core';
 import { LockGroupError } from '@deadbolt/multilock';
 import { monotonicMicros } from '../clock.js';
 import { holdId, HAMMER_JOB_VARIABLE, type HammerEvent, type HammerJob, type ReleaseOutcome } from '../hammer/hammerEvents.js';
-import { kindNamed, type HammeredHold } from '../kinds.js';
+import type { LockHold } from '@deadbolt/conformance/kinds';
+import { kindById } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 
 // A task that needs more tries than this for one hold is stuck, not unlucky.
@@ -39,7 +40,7 @@ lines.close();
 
 await Promise.all(
   job.subjects.flatMap((subject, index) => {
-    const kind = kindNamed(subject.kind);
+    const kind = kindById(subject.kind);
     const exclusive = kind.roles.find((role) => role.name === subject.role)?.exclusive ?? true;
     const lock = kind.create(clients, subject.lockName, subject.role);
     const keys = resourceKeys(subject.lockName);
@@ -91,7 +92,7 @@ async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>):
 }
 
 /** How a release went; a lock group's members that failed to release (Redis away) are released again one by one. */
-async function releaseOutcome(held: HammeredHold): Promise<ReleaseOutcome> {
+async function releaseOutcome(held: LockHold): Promise<ReleaseOutcome> {
   try {
     await retried('release', () => held.release());
     return 'released';

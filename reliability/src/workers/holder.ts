@@ -5,7 +5,8 @@
 import { createInterface } from 'node:readline';
 import { startChildSession } from '@deadbolt/conformance/connect';
 import { CHECK_COMMAND, HOLDER_JOB_VARIABLE, type HoldCheck, type HolderEvent, type HolderJob } from '../holder/holderEvents.js';
-import { kindNamed, type HammeredHold } from '../kinds.js';
+import type { LockHold } from '@deadbolt/conformance/kinds';
+import { kindById } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 
 // How long a resumed holder waits to be told its lock is lost before reporting that it was not.
@@ -16,7 +17,7 @@ const emit = (event: HolderEvent) => void process.stdout.write(`${JSON.stringify
 const { job, client, close } = await startChildSession<HolderJob>(HOLDER_JOB_VARIABLE);
 const holds = await Promise.all(
   job.subjects.map(async (subject) => {
-    const kind = kindNamed(subject.kind);
+    const kind = kindById(subject.kind);
     const held = await kind.create([client], subject.lockName, subject.role).acquire({ waitTime: 10_000 });
     return { held, token: kind.token?.(held), keys: resourceKeys(subject.lockName) };
   }),
@@ -46,7 +47,7 @@ store.close();
 emit({ event: 'checked', holds: checks });
 await close();
 
-function abortedOrTimeout(held: HammeredHold): Promise<void> {
+function abortedOrTimeout(held: LockHold): Promise<void> {
   if (held.signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, SIGNAL_WAIT_MS);

@@ -1,15 +1,15 @@
-// A contending process for the multi-process exclusion tests. It builds the lock kind named by
-// its parent, runs `tasks` concurrent tasks that each take the lock `iterations` times, and
-// inside every hold reads a Redis counter, yields, and writes it back plus one: a lost update
+// A contending process for the multi-process exclusion tests. It builds the lock kind and role
+// named by its parent, runs `tasks` concurrent tasks that each take the lock `iterations` times,
+// and inside every hold reads a Redis counter, yields, and writes it back plus one: a lost update
 // shows up as a short count. Reports its completed holds as JSON on stdout.
 import { LockClient } from '@deadbolt/core';
 import { connectExecutor, type ConnectionSpec } from '../backends.js';
-import type { LockKind } from '../LockKind.js';
+import { kindById, type RoleName } from '../kinds/index.js';
 
 interface ContenderJob {
   spec: ConnectionSpec;
-  kindModule: string;
-  kindExport: string;
+  kindId: string;
+  role: RoleName;
   lockName: string;
   counterKey: string;
   tasks: number;
@@ -17,10 +17,9 @@ interface ContenderJob {
 }
 
 const job = JSON.parse(process.env.DEADBOLT_CONTENDER_JOB ?? '') as ContenderJob;
-const kind = (await import(job.kindModule))[job.kindExport] as LockKind;
 const { executor, close } = await connectExecutor(job.spec);
 const client = new LockClient(executor);
-const lock = kind.create(client, job.lockName);
+const lock = kindById(job.kindId).create([client], job.lockName, job.role);
 
 const readCounter = async () => Number((await executor.eval("return redis.call('get', KEYS[1])", [job.counterKey], [])) ?? 0);
 const writeCounter = (value: number) => executor.eval("return redis.call('set', KEYS[1], ARGV[1])", [job.counterKey], [value]);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ConnectionSpec } from '../backends.js';
-import type { LockKind } from '../LockKind.js';
+import type { LockSubject, SingleLockKind } from '../kinds/index.js';
 
 const require = createRequire(import.meta.url);
 const tsx = require.resolve('tsx');
@@ -11,15 +11,15 @@ const script = fileURLToPath(new URL('./contender.ts', import.meta.url));
 /** Runs `processes` contender processes against one lock and resolves their completed holds. */
 export async function runContenders(options: {
   spec: ConnectionSpec;
-  kind: LockKind;
+  subject: LockSubject<SingleLockKind>;
   lockName: string;
   counterKey: string;
   processes: number;
   tasks: number;
   iterations: number;
 }): Promise<number[]> {
-  const { processes, kind, ...rest } = options;
-  const job = JSON.stringify({ ...rest, kindModule: kind.module, kindExport: kind.exportName });
+  const { processes, subject, ...rest } = options;
+  const job = JSON.stringify({ ...rest, kindId: subject.kind.id, role: subject.role.name });
   return Promise.all(Array.from({ length: processes }, () => runOne(job)));
 }
 

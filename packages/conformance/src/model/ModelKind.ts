@@ -1,8 +1,5 @@
 import type { LockClient } from '@deadbolt/core';
-import { FairLock } from '@deadbolt/fair-lock';
-import { FencedHeldLock, FencedLock } from '@deadbolt/fenced-lock';
-import { ReadWriteLock } from '@deadbolt/rwlock';
-import type { ConformantLock } from '../LockKind.js';
+import { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SHORT_WAITER_TIMEOUT, type ConformantLock, type LockHold, type RoleName, type SingleLockKind } from '../kinds/index.js';
 import type { HalfChoice } from './steps.js';
 
 /**
@@ -29,52 +26,66 @@ export interface ModelKind {
   /** The hash field that counts `owner`'s holds of `half` on the client `clientId`. */
   field(clientId: string, owner: string, half: Half): string;
   /** Checks what a kind's held lock carries beyond a `HeldLock`; returns a problem or `undefined`. */
-  checkHeld?(held: unknown, previous: readonly unknown[]): string | undefined;
+  checkHeld?(held: LockHold, previous: readonly LockHold[]): string | undefined;
 }
 
 const ownerField = (clientId: string, owner: string) => `${clientId}:${owner}`;
 
-function single(name: string, create: (client: LockClient, lockName: string) => ConformantLock): ModelKind {
+/**
+ * `kind` under the model, built with a short fair-lock waiter timeout, as the reliability suite
+ * builds it. A kind with a shared role is a read-write lock, in Redisson's layout: a writer's
+ * field ends in `:write`. A kind with fencing tokens gets its tokens checked.
+ */
+function modelKind(kind: SingleLockKind): ModelKind {
+  const readWrite = kind.roles.some((role) => !role.exclusive);
+  const roleOf = (half: HalfChoice): RoleName => (readWrite ? half : 'lock');
   return {
-    name,
-    readWrite: false,
-    create: (client, lockName) => {
-      const lock = create(client, lockName);
-      return { lock: () => lock };
+    name: kind.id,
+    readWrite,
+    create: (client, name) => {
+      const locks = new Map(kind.roles.map((role) => [role.name, kind.create([client], name, role.name, SHORT_WAITER_TIMEOUT)]));
+      return {
+        lock: (half) => {
+          const lock = locks.get(roleOf(half));
+          if (lock === undefined) throw new Error(`${kind.id} has no ${roleOf(half)} role`);
+          return lock;
+        },
+      };
     },
-    halfOf: () => 'exclusive',
-    field: ownerField,
+    halfOf: (choice) => (readWrite ? choice : 'exclusive'),
+    field: (clientId, owner, half) => (half === 'write' ? `${ownerField(clientId, owner)}:write` : ownerField(clientId, owner)),
+    ...(kind.token === undefined ? {} : { checkHeld: tokensRise(kind.token) }),
+  };
+}
+
+/** A check that every acquisition's fencing token is greater than every earlier one's. */
+function tokensRise(token: (held: LockHold) => bigint): NonNullable<ModelKind['checkHeld']> {
+  return (held, previous) => {
+    let own: bigint;
+    try {
+      own = token(held);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    const top = previous
+      .filter((other) => other !== held)
+      .map(token)
+      .reduce<bigint | undefined>((max, other) => (max === undefined || other > max ? other : max), undefined);
+    return top !== undefined && own <= top ? `fencing token ${own} is not above an earlier one (${top})` : undefined;
   };
 }
 
 /** The reentrant lock of core. */
-export const lockKind: ModelKind = single('Lock', (client, name) => client.lock(name));
+export const lockKind: ModelKind = modelKind(LOCK);
 
-/** The fair lock; a short waiter timeout, as the reliability suite uses. */
-export const fairLockKind: ModelKind = single('FairLock', (client, name) => new FairLock(client, name, { waiterTimeout: 1_000 }));
+/** The fair lock. */
+export const fairLockKind: ModelKind = modelKind(FAIR_LOCK);
 
 /** The fenced lock: every acquisition's token must be greater than every earlier one's. */
-export const fencedLockKind: ModelKind = {
-  ...single('FencedLock', (client, name) => new FencedLock(client, name)),
-  checkHeld(held, previous) {
-    if (!(held instanceof FencedHeldLock)) return 'a FencedLock acquisition did not return a FencedHeldLock';
-    const earlier = previous.filter((other): other is FencedHeldLock => other instanceof FencedHeldLock && other !== held);
-    const top = earlier.reduce<bigint | undefined>((max, other) => (max === undefined || other.token > max ? other.token : max), undefined);
-    return top !== undefined && held.token <= top ? `fencing token ${held.token} is not above an earlier one (${top})` : undefined;
-  },
-};
+export const fencedLockKind: ModelKind = modelKind(FENCED_LOCK);
 
 /** The read lock and the write lock of one ReadWriteLock name, in one run. */
-export const readWriteLockKind: ModelKind = {
-  name: 'ReadWriteLock',
-  readWrite: true,
-  create: (client, name) => {
-    const lock = new ReadWriteLock(client, name);
-    return { lock: (half) => (half === 'read' ? lock.readLock() : lock.writeLock()) };
-  },
-  halfOf: (choice) => choice,
-  field: (clientId, owner, half) => (half === 'write' ? `${ownerField(clientId, owner)}:write` : ownerField(clientId, owner)),
-};
+export const readWriteLockKind: ModelKind = modelKind(READ_WRITE_LOCK);
 
 /** Every single-lock kind the model runs. */
 export const MODEL_KINDS: readonly ModelKind[] = [lockKind, fencedLockKind, fairLockKind, readWriteLockKind];

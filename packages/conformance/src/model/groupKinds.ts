@@ -1,8 +1,7 @@
-import type { LockClient } from '@deadbolt/core';
-import { FairLock } from '@deadbolt/fair-lock';
-import { MultiLock, type HeldLockGroup, type MemberLock } from '@deadbolt/multilock';
+import type { AcquireOptions, LockClient } from '@deadbolt/core';
+import type { HeldLockGroup, MemberLock } from '@deadbolt/multilock';
 import { RedLock } from '@deadbolt/redlock';
-import type { AcquireOptions } from '@deadbolt/core';
+import { MULTI_LOCK, RED_LOCK, SHORT_WAITER_TIMEOUT } from '../kinds/index.js';
 
 /** A lock group as one user of a group model run holds it. */
 export interface ModelGroup {
@@ -25,19 +24,21 @@ export interface GroupKind {
 
 /** A MultiLock over a plain lock and a fair lock (in different cluster slots). */
 export const multiLockKind: GroupKind = {
-  name: 'MultiLock',
+  name: MULTI_LOCK.id,
   clientsPerUser: 1,
   build(clients, name) {
-    const client = clients[0]!;
-    const memberNames = [`${name}:plain`, `${name}:fair`];
-    const group = new MultiLock([client.lock(memberNames[0]!), new FairLock(client, memberNames[1]!, { waiterTimeout: 1_000 })]);
-    return { group, memberNames, needed: 2 };
+    const group = MULTI_LOCK.create(clients, name, 'lock', SHORT_WAITER_TIMEOUT);
+    return { group, memberNames: group.locks.map((lock) => lock.name), needed: group.locks.length };
   },
 };
 
-/** A RedLock over three member locks, each on a client of its own (three names stand in for three deployments). */
+/**
+ * A RedLock over three member locks, each on a client of its own. The model runs it on one
+ * backend, so three names stand in for three deployments: the registry's RedLock, one name on
+ * every deployment, would be one lock here.
+ */
 export const redLockKind: GroupKind = {
-  name: 'RedLock',
+  name: RED_LOCK.id,
   clientsPerUser: 3,
   build(clients, name) {
     const memberNames = clients.map((_, index) => `${name}:r${index}`);

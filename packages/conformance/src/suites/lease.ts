@@ -30,7 +30,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     expect(await lock.isHeldBy(held.owner)).toBe(true);
     expect(await lock.remainingTtl()).toBeGreaterThan(0);
     await held.release();
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
     await sleep(400);
     expect(await lock.isLocked()).toBe(false);
   });
@@ -38,7 +38,7 @@ export function leaseSuite(ctx: SuiteContext): void {
   it('renews every held lock of a slot with one call per tick', async () => {
     const client = await ctx.client({ watchdogTimeout: 300 });
     const tag = ctx.uniqueName('batch');
-    const locks = Array.from({ length: 40 }, (_, i) => ctx.kind.create(client, `{${tag}}:${i}`));
+    const locks = Array.from({ length: 40 }, (_, i) => ctx.lockNamed(client, `{${tag}}:${i}`));
     const held = await Promise.all(locks.map((lock) => lock.acquire()));
     const calls = () => scriptCalls(ctx, `{${tag}}`);
     const before = await calls();
@@ -76,7 +76,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     // Nothing renews it any more (a read hold's guard ended with its lease).
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
     expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
     await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
   });
@@ -110,7 +110,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     expect(lost.map((event) => event.key)).toContain(lock.name);
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
     // Renewal never re-acquires what is gone.
     expect(await lock.isLocked()).toBe(false);
     await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
@@ -120,10 +120,10 @@ export function leaseSuite(ctx: SuiteContext): void {
     const observer = await ctx.client();
     const closing = await ctx.client({ watchdogTimeout: 300 });
     const name = ctx.uniqueName('closed');
-    const held = await ctx.kind.create(closing, name).acquire();
+    const held = await ctx.lockNamed(closing, name).acquire();
     await closing.close();
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
-    const lock = ctx.kind.create(observer, name);
+    const lock = ctx.lockNamed(observer, name);
     expect(await lock.isLocked()).toBe(true);
     expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
   });
@@ -141,7 +141,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     }
     await sleep(400);
     expect(await lock.isLocked()).toBe(false);
-    expect(client.renewals.size).toBe(0);
+    expect(client.activity().renewing).toBe(0);
   });
 }
 

@@ -61,8 +61,8 @@ export function reentrancySuite(ctx: SuiteContext): void {
   exclusiveIt('an owner on another client instance is another owner', async () => {
     const [one, two] = [await ctx.client(), await ctx.client()];
     const name = ctx.uniqueName('clients');
-    await using held = await ctx.kind.create(one, name).acquire({ owner: 'same' });
-    expect(await ctx.kind.create(two, name).tryAcquire({ owner: 'same' })).toBeNull();
+    await using held = await ctx.lockNamed(one, name).acquire({ owner: 'same' });
+    expect(await ctx.lockNamed(two, name).tryAcquire({ owner: 'same' })).toBeNull();
     expect(held.owner).toBe('same');
   });
 

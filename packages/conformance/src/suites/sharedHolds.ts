@@ -15,14 +15,14 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     const holder = await ctx.client({ watchdogTimeout: 1_000 });
     const rival = await ctx.client();
     const name = ctx.uniqueName('mixed-outer-lease');
-    const lock = ctx.kind.create(holder, name);
+    const lock = ctx.lockNamed(holder, name);
     const outer = await lock.acquire({ owner: 'o', leaseTime: 5_000 });
     const inner = await lock.acquire({ owner: 'o' });
     await inner.release();
     // Past the watchdog's lease: the outer hold still believes it holds for 5 s.
     await sleep(1_500);
     expect(outer.signal.aborted).toBe(false);
-    expect(await ctx.kind.create(rival, name).tryAcquire()).toBeNull();
+    expect(await ctx.lockNamed(rival, name).tryAcquire()).toBeNull();
     expect(await lock.remainingTtl()).toBeGreaterThan(2_000);
     await outer.release();
     expect(await lock.isLocked()).toBe(false);
@@ -32,13 +32,13 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     const holder = await ctx.client({ watchdogTimeout: 1_000 });
     const rival = await ctx.client();
     const name = ctx.uniqueName('mixed-inner-lease');
-    const lock = ctx.kind.create(holder, name);
+    const lock = ctx.lockNamed(holder, name);
     const outer = await lock.acquire({ owner: 'o' });
     const inner = await lock.acquire({ owner: 'o', leaseTime: 200 });
     await inner.release();
     await sleep(500);
     expect(outer.signal.aborted).toBe(false);
-    expect(await ctx.kind.create(rival, name).tryAcquire()).toBeNull();
+    expect(await ctx.lockNamed(rival, name).tryAcquire()).toBeNull();
     await outer.release();
     expect(await lock.isLocked()).toBe(false);
   });
@@ -77,7 +77,7 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     const client = await ctx.client({ watchdogTimeout: 6_000 });
     const rival = await ctx.client();
     const name = ctx.uniqueName('extend-renewal');
-    const lock = ctx.kind.create(client, name);
+    const lock = ctx.lockNamed(client, name);
     const held = await lock.acquire();
     await sleep(1_500);
     const busy = busyServer(ctx, name, 1_000);
@@ -88,7 +88,7 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     // Past the end of the watchdog's lease: only extend's keeps the lock now.
     await sleep(5_000);
     expect(held.signal.aborted).toBe(false);
-    expect(await ctx.kind.create(rival, name).tryAcquire()).toBeNull();
+    expect(await ctx.lockNamed(rival, name).tryAcquire()).toBeNull();
     await held.release();
   });
 
@@ -109,9 +109,9 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
   exclusiveIt('clients that share a clientId on purpose each have their holds counted', async () => {
     const [one, two] = [await ctx.client({ clientId: 'shared-client-id' }), await ctx.client({ clientId: 'shared-client-id' })];
     const name = ctx.uniqueName('shared-client');
-    const first = await ctx.kind.create(one, name).acquire({ owner: 'w' });
-    const second = await ctx.kind.create(two, name).acquire({ owner: 'w' });
-    const lock = ctx.kind.create(one, name);
+    const first = await ctx.lockNamed(one, name).acquire({ owner: 'w' });
+    const second = await ctx.lockNamed(two, name).acquire({ owner: 'w' });
+    const lock = ctx.lockNamed(one, name);
     expect(await lock.holdCount('w')).toBe(2);
     await first.release();
     expect(await lock.holdCount('w')).toBe(1);

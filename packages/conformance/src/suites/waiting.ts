@@ -14,13 +14,13 @@ export function waitingSuite(ctx: SuiteContext): void {
     const started = performance.now();
     expect(await lock.tryAcquire()).toBeNull();
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(client.channels.channels).toEqual([]);
+    expect(client.activity().channels).toEqual([]);
   });
 
   it('a waiter in another client gets the lock promptly after release, long before the TTL', async () => {
     const { held, lock, waiterClient } = await heldElsewhere(ctx, 'handoff');
     const waiting = lock.acquire({ waitTime: 10_000 });
-    await eventually(() => waiterClient.channels.channels.length === 1);
+    await eventually(() => waiterClient.activity().channels.length === 1);
     await sleep(50);
     const released = performance.now();
     await held.release();
@@ -33,7 +33,7 @@ export function waitingSuite(ctx: SuiteContext): void {
     const { held, holderLock, lock, waiterClient } = await heldElsewhere(ctx, 'timeout');
     await expect(lock.acquire({ waitTime: 300 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
     expect(await lock.tryAcquire({ waitTime: 200 })).toBeNull();
-    expect(waiterClient.channels.channels).toEqual([]);
+    expect(waiterClient.activity().channels).toEqual([]);
     expect(await noChannelsLeft()).toBe(true);
     expect(await lock.holdCount(held.owner)).toBe(0);
     expect(await holderLock.isHeldBy(held.owner)).toBe(true);
@@ -44,11 +44,11 @@ export function waitingSuite(ctx: SuiteContext): void {
     const { held, lock, waiterClient } = await heldElsewhere(ctx, 'abort');
     const controller = new AbortController();
     const waiting = lock.acquire({ signal: controller.signal });
-    await eventually(() => waiterClient.channels.channels.length === 1);
+    await eventually(() => waiterClient.activity().channels.length === 1);
     controller.abort(new Error('user gave up'));
     await expect(waiting).rejects.toThrow('user gave up');
     await expect(lock.acquire({ signal: controller.signal })).rejects.toThrow('user gave up');
-    expect(waiterClient.channels.channels).toEqual([]);
+    expect(waiterClient.activity().channels).toEqual([]);
     expect(await noChannelsLeft()).toBe(true);
     await held.release();
     expect(await lock.isLocked()).toBe(false);
@@ -58,10 +58,10 @@ export function waitingSuite(ctx: SuiteContext): void {
     const { held, lock, waiterClient } = await heldElsewhere(ctx, 'shared-sub');
     const waits = Array.from({ length: 10 }, () => lock.withLock(() => undefined, { waitTime: 10_000 }));
     // One channel for the lock, or one per waiter for a kind that wakes waiters one by one.
-    const channels = ctx.kind.waiterChannels === 'own' ? 10 : 1;
-    await eventually(() => waiterClient.channels.channels.length === channels);
+    const channels = ctx.subject.kind.waiterChannels === 'own' ? 10 : 1;
+    await eventually(() => waiterClient.activity().channels.length === channels);
     await sleep(100);
-    expect(waiterClient.channels.channels).toHaveLength(channels);
+    expect(waiterClient.activity().channels).toHaveLength(channels);
     expect(await ctx.backend().pubsubChannels()).toHaveLength(channels);
     await held.release();
     await Promise.all(waits);
@@ -72,7 +72,7 @@ export function waitingSuite(ctx: SuiteContext): void {
     const [one, two] = [await ctx.client(), await ctx.client()];
     const names = Array.from({ length: 5 }, () => ctx.uniqueName('cycles'));
     const tasks = names.flatMap((name) =>
-      [one, two].flatMap((client) => Array.from({ length: 5 }, () => ctx.kind.create(client, name))),
+      [one, two].flatMap((client) => Array.from({ length: 5 }, () => ctx.lockNamed(client, name))),
     );
     // 50 tasks x 100 cycles over 5 names, each name contended by 10 tasks in two clients.
     await Promise.all(
@@ -80,15 +80,15 @@ export function waitingSuite(ctx: SuiteContext): void {
         for (let i = 0; i < 100; i++) await lock.withLock(() => undefined);
       }),
     );
-    expect(one.channels.channels).toEqual([]);
-    expect(two.channels.channels).toEqual([]);
+    expect(one.activity().channels).toEqual([]);
+    expect(two.activity().channels).toEqual([]);
     expect(await noChannelsLeft()).toBe(true);
   }, 120_000);
 
   it('a waiter whose subscriber connection is killed still gets the lock promptly', async () => {
     const { held, lock, waiterClient } = await heldElsewhere(ctx, 'sub-killed');
     const waiting = lock.acquire({ waitTime: 20_000 });
-    await eventually(() => waiterClient.channels.channels.length === 1);
+    await eventually(() => waiterClient.activity().channels.length === 1);
     await sleep(50);
     expect(await ctx.backend().killClientsByName('deadbolt-subscriber')).toBeGreaterThan(0);
     await sleep(200);
@@ -108,6 +108,6 @@ export function waitingSuite(ctx: SuiteContext): void {
 async function heldElsewhere(ctx: SuiteContext, label: string) {
   const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
   const name = ctx.uniqueName(label);
-  const holderLock = ctx.kind.create(holderClient, name);
-  return { held: await holderLock.acquire(), holderLock, lock: ctx.kind.create(waiterClient, name), waiterClient };
+  const holderLock = ctx.lockNamed(holderClient, name);
+  return { held: await holderLock.acquire(), holderLock, lock: ctx.lockNamed(waiterClient, name), waiterClient };
 }

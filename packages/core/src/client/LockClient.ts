@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
+import type { LockLostError } from '../errors/LockError.js';
 import type { Executor } from '../executor/Executor.js';
 import { Lock } from '../lock/Lock.js';
-import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
 import { checkMethods } from '../options/validate.js';
-import { newGeneratedOwner } from '../owner/generatedOwners.js';
-import { ChannelHub } from '../pubsub/ChannelHub.js';
-import { ReplicaSync } from '../replication/ReplicaSync.js';
-import { coreScripts } from '../scripts/coreScripts.js';
-import { ScriptRunner } from '../scripts/ScriptRunner.js';
-import { RenewalScheduler, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
+import { LOCK_RUNTIME, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
+import { ClientRuntime, type LockClientActivity } from './ClientRuntime.js';
+import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
 
 /** What the `lockLost` event reports. */
 export interface LockLostEvent {
@@ -31,13 +27,10 @@ export interface LockClientEvents {
 // What a LockClient calls on its executor.
 const EXECUTOR_METHODS = ['evalsha', 'eval', 'command', 'subscribe', 'unsubscribe', 'listen', 'close'] as const;
 
-// Redis 7.0.0 as REDIS_VERSION_NUM reports it: the first version with sharded pub/sub.
-const REDIS_7 = 0x070000;
-
 /**
- * The entry point: one per application and Redis deployment. It owns the pieces every lock
- * kind shares: the script runner, the pub/sub hub (one subscription per channel however many
- * local waiters), the watchdog and the client id.
+ * The entry point: one per application and Redis deployment. It owns what every lock of every
+ * kind shares: the script runner, the pub/sub subscriptions (one per channel however many local
+ * waiters), the watchdog, replica sync and the client id.
  *
  * @example
  * ```ts
@@ -58,49 +51,27 @@ const REDIS_7 = 0x070000;
  * await locks.close(); // closes what Deadbolt opened; your `redis` stays open
  * ```
  */
-export class LockClient extends EventEmitter<LockClientEvents> {
+export class LockClient extends EventEmitter<LockClientEvents> implements LockHost {
   /** This client's id: the first half of every owner field it writes. */
   readonly id: string;
   /** The options in force, with defaults applied. */
   readonly options: Readonly<ResolvedLockClientOptions>;
-  /** Runs scripts for every lock of this client. For lock kind authors. */
-  readonly scripts: ScriptRunner;
-  /** The shared pub/sub subscriptions of waiters. For lock kind authors. */
-  readonly channels: ChannelHub;
-  /** The watchdog that renews every held lock of this client. For lock kind authors. */
-  readonly renewals: RenewalScheduler;
-  /** Waits for replicas after acquisitions and releases; `undefined` when replica sync is off. For lock kind authors. */
-  readonly replicaSync: ReplicaSync | undefined;
-  readonly #executor: Executor;
-  #sharded: Promise<boolean> | undefined;
-  readonly #instance = randomUUID();
-  #nextRequest = 0;
+  readonly #runtime: ClientRuntime;
   #closing: Promise<void> | undefined;
 
   /**
    * @param executor - an adapter over your Redis client, e.g. `ioredisExecutor(redis)`
    * @param options - see {@link LockClientOptions}
-   * @throws {@link InvalidArgumentError} for something other than an executor, an unknown option or an invalid value
+   * @throws `InvalidArgumentError` for something other than an executor, an unknown option or an invalid value
    */
   constructor(executor: Executor, options?: LockClientOptions) {
     super();
     checkMethods(executor, 'executor', EXECUTOR_METHODS, 'an executor from an adapter, such as ioredisExecutor(redis)');
     this.options = Object.freeze(resolveClientOptions(options, randomUUID));
     this.id = this.options.clientId;
-    this.#executor = executor;
-    this.scripts = new ScriptRunner(executor, this.options.commandTimeout);
-    this.channels = new ChannelHub(executor, () => this.shardedPubSub(), this.options.commandTimeout);
-    this.renewals = new RenewalScheduler(this.scripts, {
-      lease: this.options.watchdogTimeout,
-      isCluster: executor.isCluster,
-      onLost: (target: RenewalTarget, error: LockLostError) => this.emit('lockLost', { key: target.key, field: target.field, error }),
-    });
-    const { replicaSync } = this.options;
-    this.replicaSync = replicaSync && new ReplicaSync(executor, replicaSync, this.options.commandTimeout);
-    executor.listen({
-      onMessage: (channel, message) => this.channels.deliver(channel, message),
-      onSubscriberReconnect: () => this.channels.wakeEveryone(),
-    });
+    this.#runtime = new ClientRuntime(executor, this.options, (target, error) =>
+      this.emit('lockLost', { key: target.name, field: target.field, error }),
+    );
   }
 
   /**
@@ -116,61 +87,22 @@ export class LockClient extends EventEmitter<LockClientEvents> {
     return this.#closing !== undefined;
   }
 
-  /** Throws {@link ClientClosedError} once the client is closed. For lock kind authors. */
-  assertOpen(): void {
-    if (this.#closing) throw new ClientClosedError();
-  }
-
   /**
-   * A fresh owner id for an acquisition that names none and runs outside a `withLock` scope:
-   * `#<n>`, unique in the process, in a namespace that owner names given by users cannot enter.
+   * What this client is busy with: the holds its watchdog keeps alive and the channels its
+   * waiters are subscribed to. Both are empty once every hold is released and every wait ended,
+   * which makes it a check that nothing was left behind (before a shutdown, in tests).
    */
-  newOwnerId(): string {
-    return newGeneratedOwner();
-  }
-
-  /**
-   * A unique id, `<instance>:<n>`, for one acquisition attempt: the hold it takes is marked and
-   * later released and extended by it. `<instance>` is random per client object, not the
-   * `clientId`: clients that share a `clientId` on purpose must still never issue the same hold id,
-   * or one's acquisition would count as the other's. For lock kind authors.
-   */
-  newRequestId(): string {
-    return `${this.#instance}:${++this.#nextRequest}`;
-  }
-
-  /** Whether lock channels use sharded pub/sub, decided once per client. For lock kind authors. */
-  shardedPubSub(): Promise<boolean> {
-    if (!this.#sharded) {
-      const { pubsub } = this.options;
-      this.#sharded =
-        pubsub === 'auto'
-          ? this.#executor.isCluster
-            ? this.scripts.run(coreScripts.serverVersion, [], []).then((version) => Number(version) >= REDIS_7)
-            : Promise.resolve(false)
-          : Promise.resolve(pubsub === 'sharded');
-      // A failed probe (Redis down) is asked again next time instead of being remembered.
-      this.#sharded.catch(() => (this.#sharded = undefined));
-    }
-    return this.#sharded;
-  }
-
-  /** The command lock scripts publish releases with: `publish` or `spublish`. For lock kind authors. */
-  async publishCommand(): Promise<'publish' | 'spublish'> {
-    return (await this.shardedPubSub()) ? 'spublish' : 'publish';
+  activity(): LockClientActivity {
+    return this.#runtime.activity();
   }
 
   /**
    * Closes the client: renewal stops (held locks then expire by their lease), every wait in
-   * progress ends with {@link ClientClosedError}, and the adapter closes the connections it
+   * progress ends with `ClientClosedError`, and the adapter closes the connections it
    * opened. Your Redis client stays open. Idempotent.
    */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
-      this.renewals.stop();
-      this.channels.close(new ClientClosedError());
-      await this.#executor.close();
-    })();
+    this.#closing ??= this.#runtime.close();
     return this.#closing;
   }
 
@@ -178,5 +110,9 @@ export class LockClient extends EventEmitter<LockClientEvents> {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
 
+  /** Hands the client's runtime to lock kinds; they get it with `lockRuntime(client)` from `@deadbolt/core/kit`. */
+  [LOCK_RUNTIME](): LockRuntime {
+    return this.#runtime;
+  }
+}

@@ -1,12 +1,13 @@
 import { LockLostError, LockNotHeldError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
-import type { LockClient } from '../client/LockClient.js';
+import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { checkDuration } from '../options/validate.js';
 import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /** How a lock kind describes one successful acquisition to {@link HeldLock}. For lock kind authors. */
 export interface HoldDescription {
-  readonly client: LockClient;
+  /** Keeps the hold alive: the runtime's watchdog. */
+  readonly keepAlive: LockRuntime['keepAlive'];
   /** The lock's name. */
   readonly name: string;
   /** The owner id (the part after `<clientId>:` in the owner field). */
@@ -68,7 +69,7 @@ export class HeldLock implements AsyncDisposable {
     this.owner = hold.owner;
     this.#hold = hold;
     if (hold.leaseTime === undefined) {
-      this.#renewal = hold.client.renewals.register(hold.target, (error) => this.#lose(error), hold.acquiredAt);
+      this.#renewal = hold.keepAlive(hold.target, (error) => this.#lose(error), hold.acquiredAt);
     } else {
       this.#startLease(hold.leaseTime, hold.acquiredAt);
     }
@@ -164,7 +165,7 @@ export class HeldLock implements AsyncDisposable {
   #startLease(leaseTime: number, from: number): void {
     this.#leaseTime = leaseTime;
     if (this.#hold.guardLease) {
-      this.#renewal = this.#hold.client.renewals.register(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
+      this.#renewal = this.#hold.keepAlive(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
     }
     const left = from + leaseTime - performance.now();
     this.#leaseTimer = setTimeout(

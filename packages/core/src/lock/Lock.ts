@@ -1,7 +1,32 @@
-import { holdMarkersKey } from '../keys/lockKeys.js';
-import { coreScripts } from '../scripts/coreScripts.js';
-import type { AttemptContext } from './LockBase.js';
-import { ReentrantLockBase } from './ReentrantLockBase.js';
+import { lockAcquire } from '../commands/lockAcquire.js';
+import { lockExtend } from '../commands/lockExtend.js';
+import { lockForceRelease } from '../commands/lockForceRelease.js';
+import { lockRelease } from '../commands/lockRelease.js';
+import { lockState } from '../commands/lockState.js';
+import { lockRenew } from '../commands/renewBatch.js';
+import { lockChannelName } from '../keys/lockKeys.js';
+import type { LockHost } from '../runtime/LockRuntime.js';
+import { call } from '../scripts/Command.js';
+import { LockBase } from './LockBase.js';
+import type { LockKind } from './LockKind.js';
+
+/**
+ * The reentrant lock's declaration (Redisson's `RLock` layout): a hash at the name whose field
+ * `<clientId>:<ownerId>` counts the owner's holds; releases announced on
+ * `redisson_lock__channel:{name}`, where every waiter waits.
+ */
+export function reentrantLockKind(name: string): LockKind {
+  const channel = lockChannelName(name);
+  return {
+    acquire: ({ field, hold, lease }) => call(lockAcquire, { name, field, hold, lease }),
+    release: (field, hold) => call(lockRelease, { name, field, hold }),
+    forceRelease: () => call(lockForceRelease, { name }),
+    extend: (field, hold, lease) => call(lockExtend, { name, field, hold, lease }),
+    state: (field) => call(lockState, { name, field }),
+    renew: lockRenew,
+    waitChannel: () => channel,
+  };
+}
 
 /**
  * A reentrant distributed lock: Redisson's `RLock`, stored in Redisson's layout (a hash at the
@@ -29,9 +54,13 @@ import { ReentrantLockBase } from './ReentrantLockBase.js';
  * }, { waitTime: 2_000 });
  * ```
  */
-export class Lock extends ReentrantLockBase {
-  protected tryAcquireOnce(attempt: AttemptContext): Promise<number | null> {
-    const { field, lease, hold } = attempt;
-    return this.runAcquireScript(coreScripts.acquire, [this.name, holdMarkersKey(this.name)], [lease, field, hold], attempt);
+export class Lock extends LockBase {
+  /**
+   * @param client - the `LockClient` to use
+   * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
+   * @throws `InvalidArgumentError` when `name` is not a non-empty string
+   */
+  constructor(client: LockHost, name: string) {
+    super(client, name, reentrantLockKind);
   }
 }

@@ -1,17 +1,18 @@
-import type { LockClient } from '../client/LockClient.js';
+import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
 
-/** Everything the wait loop needs from one lock kind. */
+/** Everything the wait loop needs from one lock. */
 export interface AcquireLoop {
-  /** The client whose pub/sub hub the waiter joins. */
-  readonly client: LockClient;
+  /** Joins the client's shared subscription of a channel. */
+  join(channel: string): Promise<ChannelSubscription>;
   /** The channel a release of this lock is announced on. */
   readonly channel: string;
   /** How long to keep trying, in milliseconds; 0 for one attempt, `Infinity` for no limit. */
   readonly waitTime: number;
   readonly signal: AbortSignal | undefined;
   /**
-   * One acquisition attempt. Resolves `null` when the lock was taken, else the lock's remaining
-   * TTL in milliseconds (-1 when it never expires).
+   * One acquisition attempt. Resolves `null` when the lock was taken, else how long to sleep at
+   * most before the next attempt, in milliseconds: the holder's remaining TTL (`Infinity` when it
+   * never expires: then only a message or the end of the wait wakes the waiter).
    */
   attempt(): Promise<number | null>;
   /** Gives back an acquisition that succeeded after the wait was aborted. */
@@ -26,13 +27,13 @@ export interface AcquireLoop {
  * reason when aborted, leaving nothing behind.
  */
 export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
-  const { client, signal } = loop;
+  const { signal } = loop;
   signal?.throwIfAborted();
   const deadline = performance.now() + loop.waitTime;
   if ((await loop.attempt()) === null) return taken(loop);
   if (loop.waitTime <= 0) return false;
   signal?.throwIfAborted();
-  const subscription = await client.channels.join(loop.channel);
+  const subscription = await loop.join(loop.channel);
   let woken = false;
   let acquired = false;
   try {
@@ -42,7 +43,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
       const remaining = deadline - performance.now();
       if (remaining <= 0) return false;
       woken = false;
-      woken = await subscription.sleep(ttl >= 0 ? Math.min(ttl, remaining) : remaining, signal);
+      woken = await subscription.sleep(Math.min(ttl, remaining), signal);
     }
   } finally {
     // A waiter that was woken for a release and leaves without the lock passes the wake on.

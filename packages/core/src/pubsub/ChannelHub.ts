@@ -101,18 +101,25 @@ export class ChannelHub {
     };
   }
 
+  // The timeout covers the whole way to a confirmed subscription: waiting for an unsubscribe of the
+  // same channel still in flight and for the pub/sub mode too, or a join could hang past it.
   async #subscribe(channel: string): Promise<void> {
-    await this.#leaving.get(channel);
-    const sharded = await this.#sharded();
     let timer: NodeJS.Timeout | undefined;
+    let gaveUp = false;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisUnavailableError(`Redis did not confirm the subscription to ${channel} within ${this.#timeout} ms`)),
-        this.#timeout,
-      );
+      timer = setTimeout(() => {
+        gaveUp = true;
+        reject(new RedisUnavailableError(`Redis did not confirm the subscription to ${channel} within ${this.#timeout} ms`));
+      }, this.#timeout);
     });
+    const subscribed = (async () => {
+      await this.#leaving.get(channel);
+      const sharded = await this.#sharded();
+      // Given up while waiting: subscribing now would leave a subscription nobody listens to.
+      if (!gaveUp) await this.#executor.subscribe(channel, sharded);
+    })();
     try {
-      await Promise.race([this.#executor.subscribe(channel, sharded), timedOut]);
+      await Promise.race([subscribed, timedOut]);
     } catch (error) {
       // A subscription confirmed after the timeout must not linger with nobody listening.
       this.#unsubscribe(channel);

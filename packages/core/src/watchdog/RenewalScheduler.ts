@@ -1,20 +1,16 @@
 import { ClientClosedError, LockLostError } from '../errors/LockError.js';
 import { hashSlot } from '../keys/hashSlot.js';
-import type { Script } from '../scripts/Script.js';
-import type { ScriptRunner } from '../scripts/ScriptRunner.js';
+import type { HoldInput } from '../commands/inputs.js';
+import type { RenewCommand } from '../commands/renewBatch.js';
+import { call, type Call } from '../scripts/Command.js';
 
 /**
- * One held lock hold for the watchdog to keep alive. `script` renews a batch: KEYS are lock keys
- * of one slot, ARGV[1] the lease, ARGV[2i] the hold field and ARGV[2i+1] the hold id for KEYS[i];
- * it replies with an array of 1 (renewed) or 0 (gone) per key. Lock kinds with the same layout
- * share a script.
+ * One hold for the watchdog to keep alive, and the command that renews it in batches with other
+ * holds of its hash slot. Lock kinds with the same layout share a command. Each hold is renewed,
+ * and found gone, on its own.
  */
-export interface RenewalTarget {
-  readonly script: Script;
-  readonly key: string;
-  readonly field: string;
-  /** The hold id: each hold is renewed, and found gone, on its own. */
-  readonly hold: string;
+export interface RenewalTarget extends HoldInput {
+  readonly command: RenewCommand;
 }
 
 /** A registration with the watchdog; cancel it before releasing the lock. */
@@ -51,7 +47,7 @@ const RETRY_DELAY = 1000;
  * something is registered.
  */
 export class RenewalScheduler {
-  readonly #runner: ScriptRunner;
+  readonly #run: (batch: Call<boolean[]>) => Promise<boolean[]>;
   readonly #lease: number;
   readonly #interval: number;
   readonly #isCluster: boolean;
@@ -61,11 +57,16 @@ export class RenewalScheduler {
   #ticking = false;
   #stopped = false;
 
+  /**
+   * @param run - runs one batch renewal
+   * @param options - the watchdog's lease, whether keys are spread over cluster slots, and whom to
+   *   tell (besides the hold) that a hold was lost
+   */
   constructor(
-    runner: ScriptRunner,
+    run: (batch: Call<boolean[]>) => Promise<boolean[]>,
     options: { lease: number; isCluster: boolean; onLost: (target: RenewalTarget, error: LockLostError) => void },
   ) {
-    this.#runner = runner;
+    this.#run = run;
     this.#lease = options.lease;
     this.#interval = Math.max(1, Math.floor(options.lease / 3));
     this.#isCluster = options.isCluster;
@@ -96,8 +97,8 @@ export class RenewalScheduler {
     if (this.#stopped) throw new ClientClosedError();
     // Fields copied one by one: an object spread here cost a few microseconds per acquisition.
     const entry: Entry = {
-      script: target.script,
-      key: target.key,
+      command: target.command,
+      name: target.name,
       field: target.field,
       hold: target.hold,
       onLost,
@@ -126,7 +127,7 @@ export class RenewalScheduler {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
-      const error = new LockLostError(`Lock "${entry.key}" is no longer renewed: its client was closed`, { lockName: entry.key });
+      const error = new LockLostError(`Lock "${entry.name}" is no longer renewed: its client was closed`, { lockName: entry.name });
       entry.onLost(error);
     }
   }
@@ -165,7 +166,7 @@ export class RenewalScheduler {
       const lease = this.#leaseOf(entry, now);
       // A guarded hold whose lease has ended is its holder's to report (its lease timer).
       if (lease <= 0) continue;
-      const group = `${entry.script.name}\n${this.#isCluster ? hashSlot(entry.key) : 0}\n${lease}`;
+      const group = `${entry.command.script.name}\n${this.#isCluster ? hashSlot(entry.name) : 0}\n${lease}`;
       let batch = groups.get(group);
       if (!batch) groups.set(group, (batch = { lease, entries: [] }));
       batch.entries.push(entry);
@@ -193,7 +194,7 @@ export class RenewalScheduler {
       const giveUpAt = performance.now() + margin;
       for (const entry of batch) {
         if (entry.coveredUntil <= giveUpAt) {
-          this.#lose(entry, `Could not reach Redis to renew lock "${entry.key}" before its lease ended`, cause);
+          this.#lose(entry, `Could not reach Redis to renew lock "${entry.name}" before its lease ended`, cause);
         }
       }
     };
@@ -212,25 +213,20 @@ export class RenewalScheduler {
       deadline.unref();
     };
     armDeadline();
-    let reply: unknown;
+    let renewed: boolean[];
     try {
-      reply = await this.#runner.run(
-        first.script,
-        batch.map((entry) => entry.key),
-        [lease, ...batch.flatMap((entry) => [entry.field, entry.hold])],
-      );
+      renewed = await this.#run(call(first.command, { lease, holds: batch }));
     } catch (error) {
       unreachable(error);
       return false;
     } finally {
       clearTimeout(deadline);
     }
-    const renewed = Array.isArray(reply) ? reply : [];
     batch.forEach((entry, index) => {
-      if (Number(renewed[index]) === 1) entry.coveredUntil = Math.max(entry.coveredUntil, sentAt + lease);
+      if (renewed[index] === true) entry.coveredUntil = Math.max(entry.coveredUntil, sentAt + lease);
       // A hold that cancelled meanwhile (released, extended) is no longer this entry's to report:
       // #lose checks it.
-      else this.#lose(entry, `Lock "${entry.key}" was gone when the watchdog tried to renew it`);
+      else this.#lose(entry, `Lock "${entry.name}" was gone when the watchdog tried to renew it`);
     });
     return true;
   }
@@ -239,7 +235,7 @@ export class RenewalScheduler {
     // A hold that was released while the renewal was in flight is no longer ours to report.
     if (this.#entries.get(entry.hold) !== entry) return;
     this.#entries.delete(entry.hold);
-    const error = new LockLostError(message, { lockName: entry.key, cause });
+    const error = new LockLostError(message, { lockName: entry.name, cause });
     entry.onLost(error);
     try {
       this.#onLost(entry, error);

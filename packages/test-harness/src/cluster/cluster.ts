@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { hashSlot } from '@deadbolt/core';
+import { hashSlot } from '@deadbolt/core/kit';
 import { startProcessNode } from '../node/process-node.js';
 import type { RedisNode } from '../node/redis-node.js';
 import { parseInfo } from '../resp/text.js';

@@ -1,0 +1,11 @@
+// The registry of lock kinds that the conformance suite, the reliability suite and the benchmark
+// read: which kinds there are and how a lock of each is built. A new kind is one entry in
+// singleLockKinds.ts or lockGroupKinds.ts.
+export type { AcquirableLock, ConformantLock, LockHold } from './builtLocks.js';
+export { SHORT_WAITER_TIMEOUT, type KindSettings } from './KindSettings.js';
+export { kindById } from './kindById.js';
+export type { RegisteredKind, SingleLockKind } from './RegisteredKind.js';
+export { exclusiveRole, type KindWithRoles, type LockRole, type RoleName } from './LockRole.js';
+export { LOCK_GROUP_KINDS, MULTI_LOCK, RED_LOCK } from './lockGroupKinds.js';
+export { subjectOf, subjectsOf, type LockSubject } from './LockSubject.js';
+export { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SINGLE_LOCK_KINDS } from './singleLockKinds.js';

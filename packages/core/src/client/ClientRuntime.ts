@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
+import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
+import type { Executor } from '../executor/Executor.js';
+import { serverVersion } from '../commands/serverVersion.js';
+import { newGeneratedOwner } from '../owner/generatedOwners.js';
+import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
+import { ReplicaSync } from '../replication/ReplicaSync.js';
+import type { LockRuntime } from '../runtime/LockRuntime.js';
+import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
+import { ScriptRunner } from '../scripts/ScriptRunner.js';
+import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
+import type { ResolvedLockClientOptions } from './LockClientOptions.js';
+
+// Redis 7.0.0 as REDIS_VERSION_NUM reports it: the first version with sharded pub/sub.
+const REDIS_7 = 0x070000;
+
+/** What a client reports of its work in progress: see `LockClient.activity`. */
+export interface LockClientActivity {
+  /** How many holds the watchdog keeps alive or guards. */
+  readonly renewing: number;
+  /** The channels local waiters are subscribed to. */
+  readonly channels: readonly string[];
+}
+
+/**
+ * The {@link LockRuntime} of one `LockClient`: the script runner, the pub/sub hub (one
+ * subscription per channel however many local waiters), the watchdog and replica sync.
+ */
+export class ClientRuntime implements LockRuntime {
+  readonly clientId: string;
+  readonly watchdogTimeout: number;
+  readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
+  readonly #options: ResolvedLockClientOptions;
+  readonly #executor: Executor;
+  readonly #runner: ScriptRunner;
+  readonly #channels: ChannelHub;
+  readonly #renewals: RenewalScheduler;
+  readonly #instance = randomUUID();
+  readonly #unlockLatchTtl: number;
+  #nextHold = 0;
+  #sharded: Promise<boolean> | undefined;
+  // Known once the first publishing command resolved the mode: later calls skip the await.
+  #publish: PublishCommand | undefined;
+  #closed = false;
+
+  constructor(executor: Executor, options: ResolvedLockClientOptions, onLost: (target: RenewalTarget, error: LockLostError) => void) {
+    this.#options = options;
+    this.#executor = executor;
+    this.clientId = options.clientId;
+    this.watchdogTimeout = options.watchdogTimeout;
+    this.#unlockLatchTtl = 2 * options.commandTimeout;
+    this.#runner = new ScriptRunner(executor, options.commandTimeout);
+    this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
+    this.#renewals = new RenewalScheduler((batch) => this.run(batch), { lease: options.watchdogTimeout, isCluster: executor.isCluster, onLost });
+    const sync = options.replicaSync && new ReplicaSync(executor, options.replicaSync, options.commandTimeout);
+    this.confirmReplicas = sync && ((name, operation) => sync.confirm(name, operation));
+    executor.listen({
+      onMessage: (channel, message) => this.#channels.deliver(channel, message),
+      onSubscriberReconnect: () => this.#channels.wakeEveryone(),
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw new ClientClosedError();
+  }
+
+  async run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
+    const context: CommandContext = { publish: this.#publish ?? (await this.publishCommand()), unlockLatchTtl: this.#unlockLatchTtl, now: Date.now() };
+    const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
+    return command.decode(await this.#runner.run(command.script, command.keys, command.args(context), late));
+  }
+
+  async publishCommand(): Promise<PublishCommand> {
+    return (this.#publish ??= (await this.#shardedPubSub()) ? 'spublish' : 'publish');
+  }
+
+  newOwnerId(): string {
+    return newGeneratedOwner();
+  }
+
+  newHoldId(): string {
+    return `${this.#instance}:${++this.#nextHold}`;
+  }
+
+  join(channel: string): Promise<ChannelSubscription> {
+    return this.#channels.join(channel);
+  }
+
+  keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal {
+    return this.#renewals.register(target, onLost, acquiredAt, until);
+  }
+
+  /** What the client is busy with. */
+  activity(): LockClientActivity {
+    return { renewing: this.#renewals.size, channels: this.#channels.channels };
+  }
+
+  /**
+   * Stops renewal (held locks then expire by their lease, their holders told now) and ends every
+   * wait with `ClientClosedError`, then closes the executor. Call once.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#renewals.stop();
+    this.#channels.close(new ClientClosedError());
+    await this.#executor.close();
+  }
+
+  // Whether lock channels use sharded pub/sub, decided once per client.
+  #shardedPubSub(): Promise<boolean> {
+    if (!this.#sharded) {
+      const { pubsub } = this.#options;
+      this.#sharded =
+        pubsub === 'auto'
+          ? this.#executor.isCluster
+            ? this.#runner.run(serverVersion.script, [], []).then((version) => serverVersion.decode(version) >= REDIS_7)
+            : Promise.resolve(false)
+          : Promise.resolve(pubsub === 'sharded');
+      // A failed probe (Redis down) is asked again next time instead of being remembered.
+      this.#sharded.catch(() => (this.#sharded = undefined));
+    }
+    return this.#sharded;
+  }
+}

@@ -1,0 +1,19 @@
+import { lockAcquire } from './lockAcquire.js';
+import { lockExtend } from './lockExtend.js';
+import { lockForceRelease } from './lockForceRelease.js';
+import { lockRelease } from './lockRelease.js';
+import { lockRenew } from './renewBatch.js';
+import { lockState } from './lockState.js';
+
+/**
+ * The commands of the reentrant lock's layout (Redisson's `RLock`), for kinds that share it (the
+ * fenced lock takes its holds its own way and releases them with these).
+ */
+export const lockCommands = {
+  acquire: lockAcquire,
+  release: lockRelease,
+  forceRelease: lockForceRelease,
+  extend: lockExtend,
+  state: lockState,
+  renew: lockRenew,
+} as const;

@@ -1,0 +1,53 @@
+/**
+ * Building blocks for lock kind authors and adapter authors: `@deadbolt/core/kit`. Applications
+ * need only `@deadbolt/core`. The guide "Writing a lock kind" (docs/guides/writing-a-lock-kind.md)
+ * shows how they fit.
+ *
+ * @packageDocumentation
+ */
+
+// Declaring a lock kind and running it.
+export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
+export { reentrantLockKind } from './lock/Lock.js';
+export type { HoldDescription } from './lock/HeldLock.js';
+export { isLock, LOCK_BRAND } from './lock/isLock.js';
+export { lockRuntime, LOCK_RUNTIME, type LockRuntime } from './runtime/LockRuntime.js';
+export type { ChannelSubscription } from './pubsub/ChannelHub.js';
+export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
+
+// Scripts and typed commands.
+export { defineScript, definedScripts, type Script } from './scripts/Script.js';
+export { call, defineCommand, type Call, type Command, type CommandContext, type PublishCommand } from './scripts/Command.js';
+export { coreLua } from './scripts/coreScripts.js';
+export { lockCommands } from './commands/lockCommands.js';
+export { renewBatchCommand, type RenewBatchInput, type RenewCommand } from './commands/renewBatch.js';
+export type { HoldInput, LeasedHoldInput, LockInput } from './commands/inputs.js';
+export type { LockStateInput } from './commands/lockState.js';
+export {
+  decodeDone,
+  decodeLockState,
+  decodeNilOrTtl,
+  decodePttl,
+  decodeRelease,
+  heldByOther,
+  type AcquireReply,
+  type LockState,
+  type ReleaseReply,
+} from './commands/replies.js';
+export { UNLOCK_MESSAGE } from './commands/messages.js';
+
+// Keys, owners and argument checks shared by every kind.
+export { holdMarkersKey, lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
+export { hashSlot } from './keys/hashSlot.js';
+export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireOptions.js';
+export { releaseAfter } from './lock/releaseAfter.js';
+export { currentOwner, runAsOwner } from './owner/ownerScope.js';
+export { reserveOwner, type ReservedOwner } from './owner/generatedOwners.js';
+export { checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
+
+// Adapters.
+export type { CommandArguments, ExecutorListener, ScriptArgument } from './executor/Executor.js';
+export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';
+export type { LinkEvents, SubscriberLink } from './adapter/SubscriberLink.js';
+export { DriverLink } from './adapter/DriverLink.js';
+export { DEFAULT_SUBSCRIBER_NAME, resolveAdapterOptions, type AdapterOptions } from './adapter/AdapterOptions.js';

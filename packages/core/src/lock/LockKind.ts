@@ -1,0 +1,75 @@
+import type { RenewCommand } from '../commands/renewBatch.js';
+import type { AcquireReply, LockState, ReleaseReply } from '../commands/replies.js';
+import type { Call } from '../scripts/Command.js';
+import type { HeldLock, HoldDescription } from './HeldLock.js';
+
+/** What an acquisition's attempts share, passed to {@link LockKind.leave}. */
+export interface WaitContext {
+  /** The owner field, `<clientId>:<ownerId>`. */
+  readonly field: string;
+  /** The lease to set, in milliseconds. */
+  readonly lease: number;
+  /** The wait time of the whole acquisition; 0 means this is the only attempt. */
+  readonly waitTime: number;
+}
+
+/** One acquisition attempt, passed to {@link LockKind.acquire}. */
+export interface AttemptContext extends WaitContext {
+  /**
+   * This attempt's hold id, `<instance>:<n>`, never reused: the hold it takes is marked with it,
+   * so that the request counts once however often the driver sends it, and its release and
+   * extend name it.
+   */
+  readonly hold: string;
+}
+
+/**
+ * A lock kind, declared: the command for each operation on one lock, and where its waiters wait.
+ * One generic implementation (`LockBase`) does everything else for every kind: acquiring with and
+ * without waiting, `withLock`, owners and reentrancy, the watchdog, replica sync, releases and
+ * their retries, queries. Made once per lock handle, for its name (and options).
+ *
+ * Every `field` here is an owner field, `<clientId>:<ownerId>`; a kind that stores holds under
+ * another field (a read-write lock's writer) maps it with {@link LockKind.holdField}.
+ *
+ * @typeParam Grant - what a successful acquire learns (a fenced lock's token); `null` for most kinds
+ * @typeParam Held - what an acquisition returns
+ */
+export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
+  /** One attempt to take or re-enter the lock. May throw `InvalidArgumentError` for an owner the kind refuses. */
+  acquire(attempt: AttemptContext): Call<AcquireReply<Grant>>;
+  /**
+   * Releases the hold `hold` of `field`. Run again with the same hold after a failure: the hold's
+   * markers and unlock latch make a repeat harmless.
+   */
+  release(field: string, hold: string): Call<ReleaseReply>;
+  /** Deletes the lock whoever holds it and wakes waiters; `true` when there was one to delete. */
+  forceRelease(): Call<boolean>;
+  /** Sets a lease of `lease` ms from now on the hold `hold` of `field`; `false` when it does not stand. */
+  extend(field: string, hold: string, lease: number): Call<boolean>;
+  /** Reads the lock's TTL and the hold count of `holdField` (`''` for none), for the queries. */
+  state(holdField: string): Call<LockState>;
+  /**
+   * Takes a waiter that gives up (timeout, abort, error) out of the kind's queue at once, for a
+   * kind that queues its waiters.
+   */
+  leave?(wait: WaitContext): Call<unknown>;
+  /** The batch renewal the watchdog runs for this kind's holds. */
+  readonly renew: RenewCommand;
+  /** The channel a waiter with owner field `field` sleeps on. */
+  waitChannel(field: string): string;
+  /**
+   * The hash field that counts the holds of `field`'s owner: what the watchdog renews and the
+   * queries read. Default: `field` itself.
+   */
+  holdField?(field: string): string;
+  /**
+   * Whether the watchdog guards holds with a fixed lease up to the end of that lease: for a kind
+   * whose hash other owners' holds share, where another party's renewal may shorten it.
+   */
+  readonly guardsFixedLeases?: boolean;
+  /** The error for an attempt the script `refused`, given the owner id. */
+  refused?(owner: string): Error;
+  /** Wraps a hold in what `acquire` returns, for a kind whose held type carries its grant. Default: a `HeldLock`. */
+  held?(hold: HoldDescription, grant: Grant): Held;
+}

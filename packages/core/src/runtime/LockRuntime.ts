@@ -1,0 +1,81 @@
+import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
+import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
+import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
+import type { Call, PublishCommand } from '../scripts/Command.js';
+import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
+
+/**
+ * What a lock kind may use of the client it runs on, and nothing more: run commands, make ids,
+ * wait on channels, keep holds alive, wait for replicas. A `LockClient` provides it; get it with
+ * {@link lockRuntime}. For lock kind authors.
+ */
+export interface LockRuntime {
+  /** The client's id: the first half of every owner field it writes. */
+  readonly clientId: string;
+  /** The lease a hold taken without `leaseTime` gets, renewed by the watchdog: `watchdogTimeout`. */
+  readonly watchdogTimeout: number;
+  /** `true` once the client is closing. */
+  readonly closed: boolean;
+  /** Throws `ClientClosedError` once the client is closing. */
+  assertOpen(): void;
+  /**
+   * Runs a command. Rejects with `RedisUnavailableError` when Redis cannot be reached or does not
+   * answer within `commandTimeout`, and with `LockError` when Redis rejects the script. A call that
+   * timed out may still run later (drivers queue commands while disconnected): its decoded reply
+   * then goes to `onLateReply`, so that an acquisition nobody waits for can be given back.
+   */
+  run<Reply>(call: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply>;
+  /** The command lock scripts publish with: `spublish` when lock channels are sharded, else `publish`. */
+  publishCommand(): Promise<PublishCommand>;
+  /**
+   * A fresh owner id for an acquisition that names none and runs outside a `withLock` scope:
+   * `#<n>`, unique in the process, in a namespace that owner names given by users cannot enter.
+   */
+  newOwnerId(): string;
+  /**
+   * A fresh hold id, `<instance>:<n>`, for one acquisition attempt: the hold it takes is marked
+   * with it, and later released and extended by it. `<instance>` is random per client object, so
+   * clients that share a `clientId` on purpose never issue the same id.
+   */
+  newHoldId(): string;
+  /** Joins a wait channel, shared by every local waiter on it. */
+  join(channel: string): Promise<ChannelSubscription>;
+  /**
+   * Has the watchdog keep `target` alive from `acquiredAt` (monotonic ms) on, telling `onLost`
+   * when it is found gone or cannot be renewed in time. With `until`, only guards a fixed lease up
+   * to then (see `RenewalScheduler.register`).
+   */
+  keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal;
+  /**
+   * Waits until replicas acknowledge what was just done to lock `name`; `undefined` when the
+   * client's replica sync is off.
+   */
+  readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
+}
+
+/**
+ * The key of the method that hands a client's {@link LockRuntime} out. A global symbol, so that a
+ * client made by one copy of `@deadbolt/core` (its ESM build, say) serves a lock kind loaded with
+ * another (the CJS build).
+ */
+export const LOCK_RUNTIME: unique symbol = Symbol.for('@deadbolt/core.runtime');
+
+/** What a lock runs on: a `LockClient`. */
+export interface LockHost {
+  /** The client's id. */
+  readonly id: string;
+  /** Hands out the runtime. For lock kinds, through {@link lockRuntime}. */
+  [LOCK_RUNTIME](): LockRuntime;
+}
+
+/**
+ * The runtime of `client` (a `LockClient`), for a lock kind's own operations.
+ *
+ * @throws {@link InvalidArgumentError} when `client` is not a `LockClient`
+ */
+export function lockRuntime(client: LockHost): LockRuntime {
+  if (typeof client !== 'object' || client === null || typeof client[LOCK_RUNTIME] !== 'function') {
+    throw new InvalidArgumentError('client', 'expected a LockClient');
+  }
+  return client[LOCK_RUNTIME]();
+}

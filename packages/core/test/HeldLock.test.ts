@@ -1,0 +1,353 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renewBatchCommand } from '../src/commands/renewBatch.js';
+import { InvalidArgumentError, LockLostError, LockNotHeldError, RedisUnavailableError } from '../src/errors/LockError.js';
+import { HeldLock, type HoldDescription } from '../src/lock/HeldLock.js';
+import { checkOwnerInUse, newGeneratedOwner } from '../src/owner/generatedOwners.js';
+import { defineScript } from '../src/scripts/Script.js';
+import type { RenewalTarget } from '../src/watchdog/RenewalScheduler.js';
+
+// A held lock's own timing logic on fake timers, over a fake watchdog and a fake hold whose
+// release and extend calls wait until the test answers them. Real holds are in the Redis suite.
+
+const LEASE = 1_000;
+const target: RenewalTarget = {
+  command: renewBatchCommand(defineScript('test/renew', 'return {}')),
+  name: 'report',
+  field: 'client:owner',
+  hold: 'instance:1',
+};
+
+/** A promise the test settles by hand. */
+interface Pending<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+function pending<T>(): Pending<T> {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Calls of one kind to the fake hold, answered oldest first. */
+class CallQueue {
+  count = 0;
+  readonly #unanswered: Pending<boolean>[] = [];
+
+  next(): Promise<boolean> {
+    this.count++;
+    const call = pending<boolean>();
+    this.#unanswered.push(call);
+    return call.promise;
+  }
+
+  answer(reply: boolean): void {
+    this.#oldest().resolve(reply);
+  }
+
+  fail(error: Error): void {
+    this.#oldest().reject(error);
+  }
+
+  #oldest(): Pending<boolean> {
+    const call = this.#unanswered.shift();
+    if (!call) throw new Error('no call is waiting for an answer');
+    return call;
+  }
+}
+
+/** One `keepAlive` registration with the fake watchdog. */
+interface Registration {
+  readonly target: RenewalTarget;
+  readonly acquiredAt: number;
+  readonly until: number | undefined;
+  readonly lose: (error: LockLostError) => void;
+  cancelled: boolean;
+}
+
+interface FakeHold {
+  readonly description: HoldDescription;
+  /** What the held lock did to the watchdog and the hold, in order. */
+  readonly log: string[];
+  readonly registrations: Registration[];
+  readonly releases: CallQueue;
+  readonly extensions: CallQueue;
+}
+
+function fakeHold(options: { lease?: number; guardLease?: boolean; owner?: string; acquiredAt?: number } = {}): FakeHold {
+  const log: string[] = [];
+  const registrations: Registration[] = [];
+  const releases = new CallQueue();
+  const extensions = new CallQueue();
+  const description: HoldDescription = {
+    keepAlive: (renewed, onLost, acquiredAt, until) => {
+      log.push('keepAlive');
+      const registration: Registration = { target: renewed, acquiredAt, until, lose: onLost, cancelled: false };
+      registrations.push(registration);
+      return {
+        cancel: () => {
+          log.push('cancel');
+          registration.cancelled = true;
+        },
+      };
+    },
+    name: 'report',
+    owner: options.owner ?? 'worker-1',
+    leaseTime: options.lease,
+    guardLease: options.guardLease ?? false,
+    target,
+    acquiredAt: options.acquiredAt ?? performance.now(),
+    release: () => {
+      log.push('release');
+      return releases.next();
+    },
+    extend: (leaseTime) => {
+      log.push(`extend ${leaseTime}`);
+      return extensions.next();
+    },
+  };
+  return { description, log, registrations, releases, extensions };
+}
+
+function holdLock(options: Parameters<typeof fakeHold>[0] = {}): { held: HeldLock; hold: FakeHold } {
+  const hold = fakeHold(options);
+  return { held: new HeldLock(hold.description), hold };
+}
+
+function registration(hold: FakeHold, index = 0): Registration {
+  const found = hold.registrations[index];
+  if (!found) throw new Error(`no registration #${index}`);
+  return found;
+}
+
+/** How a promise has settled so far, without waiting on timers. */
+async function stateOf(promise: Promise<unknown>): Promise<{ state: 'pending' | 'fulfilled' | 'rejected'; reason?: unknown }> {
+  let outcome: { state: 'pending' | 'fulfilled' | 'rejected'; reason?: unknown } = { state: 'pending' };
+  promise.then(
+    () => (outcome = { state: 'fulfilled' }),
+    (reason: unknown) => (outcome = { state: 'rejected', reason }),
+  );
+  // setImmediate stays real: it runs after every pending promise callback.
+  await new Promise((resolve) => setImmediate(resolve));
+  return outcome;
+}
+
+async function releaseAnswered(held: HeldLock, hold: FakeHold, reply = true): Promise<void> {
+  const releasing = held.release();
+  hold.releases.answer(reply);
+  await releasing;
+}
+
+describe('HeldLock', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('has the watchdog renew a hold without a lease, once, from when the acquire was sent', () => {
+    const acquiredAt = performance.now() - 50;
+    const { held, hold } = holdLock({ acquiredAt });
+    expect(hold.registrations).toEqual([{ target, acquiredAt, until: undefined, lose: expect.any(Function), cancelled: false }]);
+    expect(held.leaseTime).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps a fixed lease without the watchdog', () => {
+    const { held, hold } = holdLock({ lease: LEASE });
+    expect(hold.registrations).toEqual([]);
+    expect(held.leaseTime).toBe(LEASE);
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('has the watchdog guard a fixed lease up to its end when guardLease is set', () => {
+    const acquiredAt = performance.now() - 50;
+    const { hold } = holdLock({ lease: LEASE, guardLease: true, acquiredAt });
+    expect(hold.registrations).toEqual([{ target, acquiredAt, until: acquiredAt + LEASE, lose: expect.any(Function), cancelled: false }]);
+  });
+
+  it('loses a fixed lease when it ends, counted from when the acquire was sent', async () => {
+    const acquiredAt = performance.now();
+    await vi.advanceTimersByTimeAsync(400);
+    const { held, hold } = holdLock({ lease: LEASE, guardLease: true, acquiredAt });
+    await vi.advanceTimersByTimeAsync(LEASE - 400 - 1);
+    expect(held.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    expect(registration(hold).cancelled).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('aborts the signal with the error the watchdog reports, and stops renewing', () => {
+    const { held, hold } = holdLock();
+    const lost = new LockLostError('gone', { lockName: 'report' });
+    registration(hold).lose(lost);
+    expect(held.signal.reason).toBe(lost);
+    expect(registration(hold).cancelled).toBe(true);
+  });
+
+  it('stops renewal before it sends the release, then counts as released', async () => {
+    const { held, hold } = holdLock();
+    const releasing = held.release();
+    expect(hold.log).toEqual(['keepAlive', 'cancel', 'release']);
+    expect(held.released).toBe(false);
+    hold.releases.answer(true);
+    await releasing;
+    expect(held.released).toBe(true);
+    expect(held.signal.aborted).toBe(false);
+  });
+
+  it('refuses a second release without sending it', async () => {
+    const { held, hold } = holdLock();
+    await releaseAnswered(held, hold);
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(hold.releases.count).toBe(1);
+  });
+
+  it('stops the lease timer on release, so a released hold is never lost', async () => {
+    const { held, hold } = holdLock({ lease: LEASE });
+    await releaseAnswered(held, hold);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(LEASE * 2);
+    expect(held.signal.aborted).toBe(false);
+  });
+
+  it('throws LockNotHeldError when the release finds the lock gone, and counts as released', async () => {
+    const { held, hold } = holdLock();
+    await expect(releaseAnswered(held, hold, false)).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(held.released).toBe(true);
+  });
+
+  it('stays releasable when the release call fails, and a retry sends it again', async () => {
+    const { held, hold } = holdLock();
+    const failing = held.release();
+    hold.releases.fail(new RedisUnavailableError('no reply'));
+    await expect(failing).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(held.released).toBe(false);
+    await releaseAnswered(held, hold);
+    expect(hold.releases.count).toBe(2);
+    expect(held.released).toBe(true);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Infinity])('refuses extend(%s) with an InvalidArgumentError naming leaseTime, sending nothing', async (leaseTime) => {
+    const { held, hold } = holdLock();
+    const error = (await stateOf(held.extend(leaseTime))).reason;
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ argument: 'leaseTime' });
+    expect(hold.extensions.count).toBe(0);
+    expect(registration(hold).cancelled).toBe(false);
+  });
+
+  it('turns a renewed hold into a fixed lease counted from when the extend was sent', async () => {
+    const { held, hold } = holdLock();
+    const extending = held.extend(LEASE);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(registration(hold).cancelled).toBe(false);
+    hold.extensions.answer(true);
+    await extending;
+    expect(hold.log).toEqual(['keepAlive', `extend ${LEASE}`, 'cancel']);
+    expect(held.leaseTime).toBe(LEASE);
+    await vi.advanceTimersByTimeAsync(LEASE - 300 - 1);
+    expect(held.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+  });
+
+  it('guards the new lease of an extended guarded hold from when the extend was sent', async () => {
+    const { held, hold } = holdLock({ lease: LEASE, guardLease: true });
+    const sentAt = performance.now();
+    const extending = held.extend(5_000);
+    await vi.advanceTimersByTimeAsync(300);
+    hold.extensions.answer(true);
+    await extending;
+    expect(registration(hold, 0).cancelled).toBe(true);
+    expect(registration(hold, 1)).toMatchObject({ acquiredAt: sentAt, until: sentAt + 5_000, cancelled: false });
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('lets a release that starts while an extend is in flight win: no lease, no renewal', async () => {
+    const { held, hold } = holdLock();
+    const extending = held.extend(LEASE);
+    await releaseAnswered(held, hold);
+    hold.extensions.answer(true);
+    expect((await stateOf(extending)).reason).toBeInstanceOf(LockNotHeldError);
+    expect(held.leaseTime).toBeUndefined();
+    expect(hold.registrations).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('fails an extend whose hold the watchdog reported lost while it was in flight', async () => {
+    const { held, hold } = holdLock();
+    const extending = held.extend(LEASE);
+    const lost = new LockLostError('renewal failed', { lockName: 'report' });
+    registration(hold).lose(lost);
+    hold.extensions.answer(true);
+    const error = (await stateOf(extending)).reason;
+    expect(error).toBeInstanceOf(LockNotHeldError);
+    expect(error).toMatchObject({ cause: lost });
+    expect(held.signal.reason).toBe(lost);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('loses the hold when the extend finds it gone', async () => {
+    const { held, hold } = holdLock();
+    const extending = held.extend(LEASE);
+    hold.extensions.answer(false);
+    expect((await stateOf(extending)).reason).toBeInstanceOf(LockNotHeldError);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    expect(registration(hold).cancelled).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses to extend a released hold without sending anything', async () => {
+    const { held, hold } = holdLock();
+    await releaseAnswered(held, hold);
+    await expect(held.extend(LEASE)).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(hold.extensions.count).toBe(0);
+  });
+
+  it('releases once at the end of an await using block', async () => {
+    const hold = fakeHold({ lease: LEASE });
+    let inside: HeldLock | undefined;
+    const block = (async () => {
+      await using held = new HeldLock(hold.description);
+      inside = held;
+    })();
+    expect(hold.releases.count).toBe(1);
+    hold.releases.answer(true);
+    await block;
+    expect(inside?.released).toBe(true);
+    await inside?.[Symbol.asyncDispose]();
+    expect(hold.releases.count).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps a generated owner joinable while any of its holds stands, counting each hold once', async () => {
+    const owner = newGeneratedOwner();
+    const first = holdLock({ owner });
+    const second = holdLock({ owner });
+    // The first hold is lost, then released: its use of the owner ends once, not twice.
+    registration(first.hold).lose(new LockLostError('gone', { lockName: 'report' }));
+    await expect(releaseAnswered(first.held, first.hold, false)).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(checkOwnerInUse(owner, 'owner')).toBe(owner);
+    await releaseAnswered(second.held, second.hold);
+    expect(() => checkOwnerInUse(owner, 'owner')).toThrow(InvalidArgumentError);
+  });
+
+  it('keeps a generated owner joinable while a failed release may be retried', async () => {
+    const owner = newGeneratedOwner();
+    const { held, hold } = holdLock({ owner });
+    const failing = held.release();
+    hold.releases.fail(new RedisUnavailableError('no reply'));
+    await expect(failing).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(checkOwnerInUse(owner, 'owner')).toBe(owner);
+    await releaseAnswered(held, hold);
+    expect(() => checkOwnerInUse(owner, 'owner')).toThrow(InvalidArgumentError);
+  });
+});

@@ -1,0 +1,12 @@
+import { defineCommand, heldByOther, holdMarkersKey, type AcquireReply, type LeasedHoldInput } from '@deadbolt/core/kit';
+import { fencedScripts } from '../fencedScripts.js';
+import { fencingTokenKey } from '../fencingTokenKey.js';
+
+/** Takes or re-enters a fenced lock and draws its next token, the grant (`acquire.lua`). */
+export const fencedAcquire = defineCommand<LeasedHoldInput, AcquireReply<bigint>>({
+  script: fencedScripts.acquire,
+  keys: ({ name }) => [name, fencingTokenKey(name), holdMarkersKey(name)],
+  args: ({ lease, field, hold }) => [lease, field, hold],
+  // { token } when taken, as a decimal string (exact beyond 2^53); else the holder's PTTL.
+  decode: (reply) => (Array.isArray(reply) ? { status: 'taken', grant: BigInt(String(reply[0])) } : heldByOther(reply)),
+});

@@ -1,0 +1,16 @@
+import { decodeDone, defineCommand, renewBatchCommand, type LeasedHoldInput } from '@deadbolt/core/kit';
+import { rwlockScripts } from '../rwlockScripts.js';
+
+/** Renews read and write holds in batches, for the watchdog (`renew.lua`). */
+export const readWriteRenew = renewBatchCommand(rwlockScripts.renew);
+
+/**
+ * Lengthens one read hold of `field` to at least `lease` (`renew.lua` with one key): other owners'
+ * holds share the hash, so a read hold is only ever lengthened. `false` when it does not stand.
+ */
+export const readExtend = defineCommand<LeasedHoldInput, boolean>({
+  script: rwlockScripts.renew,
+  keys: ({ name }) => [name],
+  args: ({ lease, field, hold }) => [lease, field, hold],
+  decode: (reply) => Array.isArray(reply) && decodeDone(reply[0]),
+});

@@ -1,0 +1,23 @@
+import { decodeNilOrTtl, defineCommand, holdMarkersKey, type AcquireReply, type LeasedHoldInput } from '@deadbolt/core/kit';
+import { rwlockScripts } from '../rwlockScripts.js';
+
+/** The input of {@link writeAcquire}: `field` is the writer field, `<clientId>:<ownerId>:write`. */
+export interface WriteAcquireInput extends LeasedHoldInput {
+  /** The same owner's reader field: an owner holding read holds may not take the write lock. */
+  readonly readerField: string;
+}
+
+// What write-acquire.lua replies when its owner holds live read holds: an upgrade.
+const UPGRADE_REFUSED = -3;
+const REFUSED: AcquireReply<null> = Object.freeze({ status: 'refused' });
+
+/**
+ * Takes or re-enters the write lock (`write-acquire.lua`); `refused` when the owner holds the read
+ * lock, which no wait could ever change.
+ */
+export const writeAcquire = defineCommand<WriteAcquireInput, AcquireReply<null>>({
+  script: rwlockScripts.writeAcquire,
+  keys: ({ name }) => [name, holdMarkersKey(name)],
+  args: ({ lease, field, readerField, hold }) => [lease, field, readerField, hold],
+  decode: (reply) => (reply !== null && Number(reply) === UPGRADE_REFUSED ? REFUSED : decodeNilOrTtl(reply)),
+});
