@@ -1,5 +1,9 @@
-// What applications use. Lock kind and adapter authors find their building blocks in
-// `@deadbolt/core/kit` (./kit.ts).
+/**
+ * What applications use: the client, the reentrant lock, held locks and the errors. Lock kind and
+ * adapter authors find their building blocks in `@deadbolt/core/kit`.
+ *
+ * @packageDocumentation
+ */
 export type { Executor } from './executor/Executor.js';
 export {
   ClientClosedError,

@@ -99,7 +99,7 @@ export class FairLock extends LockBase {
    * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
    * @param options - see {@link FairLockOptions}
-   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string, or for an unknown
    *   option or an invalid `options.waiterTimeout`
    */
   constructor(client: LockHost, name: string, options?: FairLockOptions) {

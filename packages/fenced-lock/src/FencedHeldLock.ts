@@ -2,7 +2,7 @@ import { HeldLock } from '@deadbolt/core';
 import type { HoldDescription } from '@deadbolt/core/kit';
 
 /**
- * One acquisition of a {@link FencedLock}: a {@link @deadbolt/core!HeldLock} with the fencing
+ * One acquisition of a {@link FencedLock}: a {@link @deadbolt/core!index.HeldLock} with the fencing
  * token this acquisition drew. Send the token with every write the lock protects, and have the
  * storage refuse a write whose token is lower than one it has seen.
  */

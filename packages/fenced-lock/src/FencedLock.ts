@@ -48,7 +48,7 @@ export class FencedLock extends LockBase<FencedHeldLock, bigint> {
   /**
    * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
-   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string
    */
   constructor(client: LockHost, name: string) {
     super(client, name, fencedLockKind);
@@ -60,7 +60,7 @@ export class FencedLock extends LockBase<FencedHeldLock, bigint> {
    * `getToken()`.
    *
    * @returns the token, or `null` when the lock was never taken
-   * @throws {@link @deadbolt/core!RedisUnavailableError}, {@link @deadbolt/core!ClientClosedError}
+   * @throws {@link @deadbolt/core!index.RedisUnavailableError}, {@link @deadbolt/core!index.ClientClosedError}
    */
   async currentToken(): Promise<bigint | null> {
     const runtime = lockRuntime(this.client);

@@ -67,7 +67,7 @@ export class ReadWriteLock {
   /**
    * @param client - the `LockClient` to use
    * @param name - the lock's name; a name with `{braces}` is its own cluster hash tag
-   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string
    */
   constructor(client: LockHost, name: string) {
     this.#read = new ReadLock(client, name);
@@ -130,7 +130,7 @@ export class ReadLock extends ReadWriteLockHalf {
   /**
    * @param client - the `LockClient` to use
    * @param name - the read-write lock's name
-   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string
    */
   constructor(client: LockHost, name: string) {
     super(client, name, 'read');
@@ -147,7 +147,7 @@ export class WriteLock extends ReadWriteLockHalf {
   /**
    * @param client - the `LockClient` to use
    * @param name - the read-write lock's name
-   * @throws {@link @deadbolt/core!InvalidArgumentError} when `name` is not a non-empty string
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string
    */
   constructor(client: LockHost, name: string) {
     super(client, name, 'write');

@@ -2,7 +2,7 @@ import { coreScripts } from '../scripts/coreScripts.js';
 import { defineCommand } from '../scripts/Command.js';
 import { decodeLockState, type LockState } from './replies.js';
 
-/** The input of {@link lockState}. */
+/** The input of the `lockState` command: a lock and the hold field to count. */
 export interface LockStateInput {
   /** The lock's name. */
   readonly name: string;

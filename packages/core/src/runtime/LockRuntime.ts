@@ -71,7 +71,7 @@ export interface LockHost {
 /**
  * The runtime of `client` (a `LockClient`), for a lock kind's own operations.
  *
- * @throws {@link InvalidArgumentError} when `client` is not a `LockClient`
+ * @throws `InvalidArgumentError` when `client` is not a `LockClient`
  */
 export function lockRuntime(client: LockHost): LockRuntime {
   if (typeof client !== 'object' || client === null || typeof client[LOCK_RUNTIME] !== 'function') {

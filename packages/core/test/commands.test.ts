@@ -1,0 +1,244 @@
+// The reentrant lock's commands without Redis: each command's KEYS, ARGV and reply decoding
+// against the header of the .lua script it runs (issue 15).
+import { describe, expect, it } from 'vitest';
+import { lockAcquire } from '../src/commands/lockAcquire.js';
+import { lockCommands } from '../src/commands/lockCommands.js';
+import { lockExtend } from '../src/commands/lockExtend.js';
+import { lockForceRelease } from '../src/commands/lockForceRelease.js';
+import { lockRelease } from '../src/commands/lockRelease.js';
+import { lockState } from '../src/commands/lockState.js';
+import { UNLOCK_MESSAGE } from '../src/commands/messages.js';
+import { lockRenew, renewBatchCommand } from '../src/commands/renewBatch.js';
+import { decodeDone, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, heldByOther } from '../src/commands/replies.js';
+import { serverVersion } from '../src/commands/serverVersion.js';
+import type { ScriptArgument } from '../src/executor/Executor.js';
+import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../src/keys/lockKeys.js';
+import type { Command, CommandContext, PublishCommand } from '../src/scripts/Command.js';
+import { coreScripts } from '../src/scripts/coreScripts.js';
+import acquireLua from '../src/scripts/lua/lock-acquire.lua';
+import extendLua from '../src/scripts/lua/lock-extend.lua';
+import forceReleaseLua from '../src/scripts/lua/lock-force-release.lua';
+import releaseLua from '../src/scripts/lua/lock-release.lua';
+import renewLua from '../src/scripts/lua/lock-renew.lua';
+import stateLua from '../src/scripts/lua/lock-state.lua';
+import serverVersionLua from '../src/scripts/lua/server-version.lua';
+
+const NOW = 1_700_000_000_000;
+const LATCH_TTL = 20_000;
+const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
+const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
+
+/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
+function declared(lua: string): { keys: number; args: number } {
+  const highest = (kind: string) =>
+    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
+  return { keys: highest('KEYS'), args: highest('ARGV') };
+}
+
+/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
+function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
+  expect(command.script.name).toBe(name);
+  expect(command.script.source.endsWith(lua)).toBe(true);
+  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
+}
+
+const hold = { name: 'orders', field: 'client-1:owner-7', hold: 'inst-1:3' } as const;
+const tagged = { ...hold, name: 'tenant:{7}:orders' } as const;
+const leased = { ...hold, lease: 30_000 } as const;
+
+describe('key helpers', () => {
+  it.each([
+    ['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3'],
+    ['tenant:{7}:orders', 'redisson_lock__channel:tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'redisson_unlock_latch:tenant:{7}:orders:inst-1:3'],
+  ])('derive the keys of %s in its slot', (name, channel, markers, latch) => {
+    expect([lockChannelName(name), holdMarkersKey(name), unlockLatchKey(name, 'inst-1:3')]).toEqual([channel, markers, latch]);
+  });
+});
+
+describe('lockAcquire (lock-acquire.lua)', () => {
+  it('runs core/lock-acquire', () => expectScript(lockAcquire, 'core/lock-acquire', acquireLua, leased));
+
+  it('KEYS: the lock, its hold markers', () => {
+    expect(lockAcquire.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(lockAcquire.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it('ARGV: lease, owner field, hold id', () => {
+    expect(lockAcquire.args(leased, context('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
+  });
+
+  it.each([
+    [null, { status: 'taken', grant: null }],
+    [1234, { status: 'heldByOther', ttl: 1234 }],
+    [-1, { status: 'heldByOther', ttl: Infinity }],
+  ])('decodes %j', (reply, decoded) => expect(lockAcquire.decode(reply)).toEqual(decoded));
+});
+
+describe('lockRelease (lock-release.lua)', () => {
+  it('runs core/lock-release', () => expectScript(lockRelease, 'core/lock-release', releaseLua, hold));
+
+  it('KEYS: the lock, its channel, this release latch, its hold markers', () => {
+    expect(lockRelease.keys(hold)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+    expect(lockRelease.keys(tagged)).toEqual([
+      'tenant:{7}:orders',
+      'redisson_lock__channel:tenant:{7}:orders',
+      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, owner field, hold id, publish command, latch TTL', (publish) => {
+    expect(lockRelease.args(hold, context(publish))).toEqual([0, 'client-1:owner-7', 'inst-1:3', publish, LATCH_TTL]);
+  });
+
+  it.each([
+    [null, 'notHeld'],
+    [0, 'stillHeld'],
+    [1, 'freed'],
+  ])('decodes %j as %s', (reply, decoded) => expect(lockRelease.decode(reply)).toBe(decoded));
+});
+
+describe('lockForceRelease (lock-force-release.lua)', () => {
+  it('runs core/lock-force-release', () => expectScript(lockForceRelease, 'core/lock-force-release', forceReleaseLua, { name: 'orders' }));
+
+  it('KEYS: the lock, its channel, its hold markers', () => {
+    expect(lockForceRelease.keys({ name: 'orders' })).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}']);
+    expect(lockForceRelease.keys({ name: 'tenant:{7}:orders' })).toEqual([
+      'tenant:{7}:orders',
+      'redisson_lock__channel:tenant:{7}:orders',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command', (publish) => {
+    expect(lockForceRelease.args({ name: 'orders' }, context(publish))).toEqual([UNLOCK_MESSAGE, publish]);
+    expect(UNLOCK_MESSAGE).toBe(0);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(lockForceRelease.decode(reply)).toBe(decoded));
+});
+
+describe('lockExtend (lock-extend.lua)', () => {
+  it('runs core/lock-extend', () => expectScript(lockExtend, 'core/lock-extend', extendLua, leased));
+
+  it('KEYS: the lock, its hold markers', () => {
+    expect(lockExtend.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(lockExtend.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it('ARGV: new lease, owner field, hold id', () => {
+    expect(lockExtend.args({ ...leased, lease: 5_000 }, context('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3']);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(lockExtend.decode(reply)).toBe(decoded));
+});
+
+describe('lockState (lock-state.lua)', () => {
+  const input = { name: 'orders', field: 'client-1:owner-7' };
+
+  it('runs core/lock-state', () => expectScript(lockState, 'core/lock-state', stateLua, input));
+
+  it('KEYS: the lock; ARGV: the owner field, or none', () => {
+    expect(lockState.keys({ ...input, name: 'tenant:{7}:orders' })).toEqual(['tenant:{7}:orders']);
+    expect(lockState.args(input, context('publish'))).toEqual(['client-1:owner-7']);
+    expect(lockState.args({ ...input, field: '' }, context('publish'))).toEqual(['']);
+  });
+
+  it.each([
+    [[-2, 0], { ttl: null, holds: 0 }],
+    [[-1, 2], { ttl: Infinity, holds: 2 }],
+    [[9_500, 1], { ttl: 9_500, holds: 1 }],
+  ])('decodes %j', (reply, decoded) => expect(lockState.decode(reply)).toEqual(decoded));
+});
+
+describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
+  const batch = {
+    lease: 30_000,
+    holds: [hold, { ...hold, field: 'client-1:owner-8', hold: 'inst-1:4' }, { ...hold, name: '{orders}:other', hold: 'inst-1:5' }],
+  };
+
+  it('runs core/lock-renew', () => {
+    expect(lockRenew.script.name).toBe('core/lock-renew');
+    expect(lockRenew.script.source.endsWith(renewLua)).toBe(true);
+    expect(renewBatchCommand(coreScripts.extend).script).toBe(coreScripts.extend);
+  });
+
+  it('KEYS[i]: the lock of hold i (a lock twice for two holds)', () => {
+    expect(lockRenew.keys(batch)).toEqual(['orders', 'orders', '{orders}:other']);
+  });
+
+  it('ARGV: lease, then field and hold id of each key', () => {
+    const expected: ScriptArgument[] = [30_000, 'client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 'client-1:owner-7', 'inst-1:5'];
+    expect(lockRenew.args(batch, context('spublish'))).toEqual(expected);
+    expect(lockRenew.args({ lease: 1, holds: [] }, context('publish'))).toEqual([1]);
+  });
+
+  it('decodes 1 renewed, 0 gone per key', () => {
+    expect(lockRenew.decode([1, 0, 1])).toEqual([true, false, true]);
+    expect(lockRenew.decode([])).toEqual([]);
+  });
+});
+
+describe('serverVersion (server-version.lua)', () => {
+  it('runs core/server-version with no KEYS and no ARGV', () => {
+    expectScript(serverVersion, 'core/server-version', serverVersionLua, null);
+    expect([serverVersion.keys(null), serverVersion.args(null, context('publish'))]).toEqual([[], []]);
+  });
+
+  it.each([
+    [0x07000f, 0x07000f],
+    [0, 0],
+  ])('decodes %j as %j', (reply, decoded) => expect(serverVersion.decode(reply)).toBe(decoded));
+});
+
+describe('lockCommands', () => {
+  it('names the reentrant lock commands', () => {
+    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, forceRelease: lockForceRelease, extend: lockExtend, state: lockState, renew: lockRenew });
+  });
+});
+
+describe('reply decoders', () => {
+  it.each([
+    [-2, null],
+    [-1, Infinity],
+    [0, 0],
+    [1500, 1500],
+    ['1500', 1500],
+  ])('decodePttl(%j) is %j', (reply, decoded) => expect(decodePttl(reply)).toBe(decoded));
+
+  it('decodeNilOrTtl: nil is taken, a PTTL is heldByOther', () => {
+    expect(decodeNilOrTtl(null)).toEqual({ status: 'taken', grant: null });
+    expect(decodeNilOrTtl(800)).toEqual({ status: 'heldByOther', ttl: 800 });
+    expect(decodeNilOrTtl(-1)).toEqual({ status: 'heldByOther', ttl: Infinity });
+  });
+
+  it('heldByOther reads the PTTL, no expiry as Infinity', () => {
+    expect(heldByOther(750)).toEqual({ status: 'heldByOther', ttl: 750 });
+    expect(heldByOther('750')).toEqual({ status: 'heldByOther', ttl: 750 });
+    expect(heldByOther(-1)).toEqual({ status: 'heldByOther', ttl: Infinity });
+  });
+
+  it.each([
+    [null, 'notHeld'],
+    [0, 'stillHeld'],
+    [1, 'freed'],
+  ])('decodeRelease(%j) is %s', (reply, decoded) => expect(decodeRelease(reply)).toBe(decoded));
+
+  it.each([
+    [1, true],
+    [0, false],
+    ['1', true],
+  ])('decodeDone(%j) is %s', (reply, decoded) => expect(decodeDone(reply)).toBe(decoded));
+
+  it.each([
+    [[-2, 0], { ttl: null, holds: 0 }],
+    [[-1, 3], { ttl: Infinity, holds: 3 }],
+    [[42, 1], { ttl: 42, holds: 1 }],
+  ])('decodeLockState(%j) is %j', (reply, decoded) => expect(decodeLockState(reply)).toEqual(decoded));
+});

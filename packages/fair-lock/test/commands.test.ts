@@ -1,0 +1,144 @@
+// The fair lock's commands without Redis: each command's KEYS, ARGV and reply decoding against
+// the header of the .lua script it runs (issue 15).
+import type { Command, CommandContext, PublishCommand } from '@deadbolt/core/kit';
+import { describe, expect, it } from 'vitest';
+import { fairAcquire } from '../src/commands/fairAcquire.js';
+import { fairForceRelease } from '../src/commands/fairForceRelease.js';
+import { queueKeys } from '../src/commands/fairInputs.js';
+import { fairLeave } from '../src/commands/fairLeave.js';
+import { fairRelease } from '../src/commands/fairRelease.js';
+import { fairLockKeys } from '../src/fairLockKeys.js';
+import acquireLua from '../src/lua/acquire.lua';
+import forceReleaseLua from '../src/lua/force-release.lua';
+import leaveLua from '../src/lua/leave.lua';
+import releaseLua from '../src/lua/release.lua';
+
+const NOW = 1_700_000_000_000;
+const LATCH_TTL = 20_000;
+const WAITER_TIMEOUT = 5_000;
+const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
+const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
+
+/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
+function declared(lua: string): { keys: number; args: number } {
+  const highest = (kind: string) =>
+    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
+  return { keys: highest('KEYS'), args: highest('ARGV') };
+}
+
+/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
+function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
+  expect(command.script.name).toBe(name);
+  expect(command.script.source.endsWith(lua)).toBe(true);
+  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
+}
+
+const QUEUE_KEYS = ['orders', 'redisson_lock_queue:{orders}', 'redisson_lock_timeout:{orders}', 'redisson_lock__channel:{orders}'];
+const TAGGED_QUEUE_KEYS = [
+  'tenant:{7}:orders',
+  'redisson_lock_queue:tenant:{7}:orders',
+  'redisson_lock_timeout:tenant:{7}:orders',
+  'redisson_lock__channel:tenant:{7}:orders',
+];
+
+const lock = { keys: fairLockKeys('orders'), waiterTimeout: WAITER_TIMEOUT };
+const taggedLock = { keys: fairLockKeys('tenant:{7}:orders'), waiterTimeout: WAITER_TIMEOUT };
+const field = 'client-1:owner-7';
+const hold = 'inst-1:3';
+
+describe('queueKeys (queue.lua KEYS[1..4])', () => {
+  it('is the lock, the queue, the deadlines, the channel', () => {
+    expect(queueKeys(lock.keys)).toEqual(QUEUE_KEYS);
+    expect(queueKeys(taggedLock.keys)).toEqual(TAGGED_QUEUE_KEYS);
+  });
+});
+
+describe('fairAcquire (acquire.lua)', () => {
+  const input = { ...lock, field, hold, lease: 30_000, allowance: 60_000 };
+
+  it('runs fair-lock/acquire', () => expectScript(fairAcquire, 'fair-lock/acquire', acquireLua, input));
+
+  it('KEYS: the queue keys, then the hold markers', () => {
+    expect(fairAcquire.keys(input)).toEqual([...QUEUE_KEYS, 'deadbolt_holds:{orders}']);
+    expect(fairAcquire.keys({ ...input, ...taggedLock })).toEqual([...TAGGED_QUEUE_KEYS, 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: lease, field, allowance, now, waiterTimeout, publish, message 0, hold id', (publish) => {
+    expect(fairAcquire.args(input, context(publish))).toEqual([30_000, field, 60_000, NOW, WAITER_TIMEOUT, publish, 0, hold]);
+  });
+
+  it('ARGV of a no-wait attempt: allowance 0', () => {
+    expect(fairAcquire.args({ ...input, allowance: 0 }, context('publish'))[2]).toBe(0);
+  });
+
+  it.each([
+    [null, { status: 'taken', grant: null }],
+    [250, { status: 'heldByOther', ttl: 250 }],
+    // A no-wait attempt: no expiry, or free while others queue first.
+    [-1, { status: 'heldByOther', ttl: Infinity }],
+    [0, { status: 'heldByOther', ttl: 0 }],
+  ])('decodes %j', (reply, decoded) => expect(fairAcquire.decode(reply)).toEqual(decoded));
+});
+
+describe('fairRelease (release.lua)', () => {
+  const input = { ...lock, field, hold };
+
+  it('runs fair-lock/release', () => expectScript(fairRelease, 'fair-lock/release', releaseLua, input));
+
+  it('KEYS: the queue keys, the hold markers, this release latch', () => {
+    expect(fairRelease.keys(input)).toEqual([...QUEUE_KEYS, 'deadbolt_holds:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3']);
+    expect(fairRelease.keys({ ...input, ...taggedLock })).toEqual([
+      ...TAGGED_QUEUE_KEYS,
+      'deadbolt_holds:tenant:{7}:orders',
+      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+    ]);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, hold id, field, publish, latch TTL, now, waiterTimeout', (publish) => {
+    expect(fairRelease.args(input, context(publish))).toEqual([0, hold, field, publish, LATCH_TTL, NOW, WAITER_TIMEOUT]);
+  });
+
+  it.each([
+    [null, 'notHeld'],
+    [0, 'stillHeld'],
+    [1, 'freed'],
+  ])('decodes %j as %s', (reply, decoded) => expect(fairRelease.decode(reply)).toBe(decoded));
+});
+
+describe('fairForceRelease (force-release.lua)', () => {
+  it('runs fair-lock/force-release', () => expectScript(fairForceRelease, 'fair-lock/force-release', forceReleaseLua, lock));
+
+  it('KEYS: the queue keys', () => {
+    expect(fairForceRelease.keys(lock)).toEqual(QUEUE_KEYS);
+    expect(fairForceRelease.keys(taggedLock)).toEqual(TAGGED_QUEUE_KEYS);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish, now, waiterTimeout', (publish) => {
+    expect(fairForceRelease.args(lock, context(publish))).toEqual([0, publish, NOW, WAITER_TIMEOUT]);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(fairForceRelease.decode(reply)).toBe(decoded));
+});
+
+describe('fairLeave (leave.lua)', () => {
+  const input = { ...lock, field, allowance: 60_000 };
+
+  it('runs fair-lock/leave', () => expectScript(fairLeave, 'fair-lock/leave', leaveLua, input));
+
+  it('KEYS: the queue keys', () => {
+    expect(fairLeave.keys(input)).toEqual(QUEUE_KEYS);
+    expect(fairLeave.keys({ ...input, ...taggedLock })).toEqual(TAGGED_QUEUE_KEYS);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: field, allowance, now, waiterTimeout, publish, message 0', (publish) => {
+    expect(fairLeave.args(input, context(publish))).toEqual([field, 60_000, NOW, WAITER_TIMEOUT, publish, 0]);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(fairLeave.decode(reply)).toBe(decoded));
+});

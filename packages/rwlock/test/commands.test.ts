@@ -1,0 +1,227 @@
+// The read-write lock's commands without Redis: each command's KEYS, ARGV and reply decoding
+// against the header of the .lua script it runs (issue 15).
+import type { Command, CommandContext, PublishCommand, ScriptArgument } from '@deadbolt/core/kit';
+import { describe, expect, it } from 'vitest';
+import { readAcquire } from '../src/commands/readAcquire.js';
+import { readWriteForceRelease } from '../src/commands/readWriteForceRelease.js';
+import { READ_UNLOCK_MESSAGE } from '../src/commands/readWriteMessages.js';
+import { readRelease, writeRelease } from '../src/commands/readWriteRelease.js';
+import { readExtend, readWriteRenew } from '../src/commands/readWriteRenew.js';
+import { readWriteState } from '../src/commands/readWriteState.js';
+import { writeAcquire } from '../src/commands/writeAcquire.js';
+import { writeExtend } from '../src/commands/writeExtend.js';
+import forceReleaseLua from '../src/lua/force-release.lua';
+import readAcquireLua from '../src/lua/read-acquire.lua';
+import readReleaseLua from '../src/lua/read-release.lua';
+import renewLua from '../src/lua/renew.lua';
+import stateLua from '../src/lua/state.lua';
+import writeAcquireLua from '../src/lua/write-acquire.lua';
+import writeExtendLua from '../src/lua/write-extend.lua';
+import writeReleaseLua from '../src/lua/write-release.lua';
+
+const NOW = 1_700_000_000_000;
+const LATCH_TTL = 20_000;
+const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
+const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
+
+/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
+function declared(lua: string): { keys: number; args: number } {
+  const highest = (kind: string) =>
+    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
+  return { keys: highest('KEYS'), args: highest('ARGV') };
+}
+
+/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
+function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
+  expect(command.script.name).toBe(name);
+  expect(command.script.source.endsWith(lua)).toBe(true);
+  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
+}
+
+const NAME = 'orders';
+const TAGGED = 'tenant:{7}:orders';
+const reader = 'client-1:owner-7';
+const writer = 'client-1:owner-7:write';
+const hold = 'inst-1:3';
+
+describe('readAcquire (read-acquire.lua)', () => {
+  const input = { name: NAME, field: reader, writerField: writer, hold, lease: 30_000 };
+
+  it('runs rwlock/read-acquire', () => expectScript(readAcquire, 'rwlock/read-acquire', readAcquireLua, input));
+
+  it('KEYS: the lock, its hold markers', () => {
+    expect(readAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(readAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it('ARGV: lease, reader field, writer field, hold id', () => {
+    expect(readAcquire.args(input, context('spublish'))).toEqual([30_000, reader, writer, hold]);
+  });
+
+  it.each([
+    [null, { status: 'taken', grant: null }],
+    [1_500, { status: 'heldByOther', ttl: 1_500 }],
+    [-1, { status: 'heldByOther', ttl: Infinity }],
+  ])('decodes %j', (reply, decoded) => expect(readAcquire.decode(reply)).toEqual(decoded));
+});
+
+describe('writeAcquire (write-acquire.lua)', () => {
+  const input = { name: NAME, field: writer, readerField: reader, hold, lease: 30_000 };
+
+  it('runs rwlock/write-acquire', () => expectScript(writeAcquire, 'rwlock/write-acquire', writeAcquireLua, input));
+
+  it('KEYS: the lock, its hold markers', () => {
+    expect(writeAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(writeAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it('ARGV: lease, writer field, reader field, hold id', () => {
+    expect(writeAcquire.args(input, context('publish'))).toEqual([30_000, writer, reader, hold]);
+  });
+
+  it.each([
+    [null, { status: 'taken', grant: null }],
+    [-3, { status: 'refused' }],
+    [1_500, { status: 'heldByOther', ttl: 1_500 }],
+    [-1, { status: 'heldByOther', ttl: Infinity }],
+  ])('decodes %j', (reply, decoded) => expect(writeAcquire.decode(reply)).toEqual(decoded));
+});
+
+describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', () => {
+  const releases = [
+    { label: 'readRelease', command: readRelease, script: 'rwlock/read-release', lua: readReleaseLua, field: reader, message: 0 },
+    { label: 'writeRelease', command: writeRelease, script: 'rwlock/write-release', lua: writeReleaseLua, field: writer, message: READ_UNLOCK_MESSAGE },
+  ];
+
+  it.each(releases)('$label runs $script', ({ command, script, lua, field }) => expectScript(command, script, lua, { name: NAME, field, hold }));
+
+  it.each(releases)('$label KEYS: the lock, its channel, this release latch, its hold markers', ({ command, field }) => {
+    expect(command.keys({ name: NAME, field, hold })).toEqual([
+      'orders',
+      'redisson_rwlock:{orders}',
+      'redisson_unlock_latch:{orders}:inst-1:3',
+      'deadbolt_holds:{orders}',
+    ]);
+    expect(command.keys({ name: TAGGED, field, hold })).toEqual([
+      TAGGED,
+      'redisson_rwlock:tenant:{7}:orders',
+      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
+  });
+
+  it.each(releases.flatMap((release) => PUBLISH_COMMANDS.map((publish) => ({ ...release, publish }))))(
+    '$label ARGV with $publish: message $message, hold id, field, publish, latch TTL',
+    ({ command, field, message, publish }) => {
+      expect(command.args({ name: NAME, field, hold }, context(publish))).toEqual([message, hold, field, publish, LATCH_TTL]);
+    },
+  );
+
+  it('readRelease frees with UNLOCK_MESSAGE 0, writeRelease with READ_UNLOCK_MESSAGE 1', () => {
+    expect(readRelease.args({ name: NAME, field: reader, hold }, context('publish'))[0]).toBe(0);
+    expect(writeRelease.args({ name: NAME, field: writer, hold }, context('publish'))[0]).toBe(1);
+  });
+
+  it.each(
+    releases.flatMap(({ label, command }) =>
+      [
+        { reply: null, decoded: 'notHeld' },
+        { reply: 0, decoded: 'stillHeld' },
+        { reply: 1, decoded: 'freed' },
+      ].map((reply) => ({ label, command, ...reply })),
+    ),
+  )('$label decodes $reply as $decoded', ({ command, reply, decoded }) => expect(command.decode(reply)).toBe(decoded));
+});
+
+describe('readWriteForceRelease (force-release.lua)', () => {
+  it('runs rwlock/force-release', () => expectScript(readWriteForceRelease, 'rwlock/force-release', forceReleaseLua, { name: NAME, mode: 'read' }));
+
+  it('KEYS: the lock, its channel', () => {
+    expect(readWriteForceRelease.keys({ name: NAME, mode: 'write' })).toEqual(['orders', 'redisson_rwlock:{orders}']);
+    expect(readWriteForceRelease.keys({ name: TAGGED, mode: 'read' })).toEqual([TAGGED, 'redisson_rwlock:tenant:{7}:orders']);
+  });
+
+  it.each(
+    PUBLISH_COMMANDS.flatMap((publish) => [
+      ['read', 0, publish],
+      ['write', 1, publish],
+    ] as const),
+  )('ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s', (mode, message, publish) => {
+    expect(readWriteForceRelease.args({ name: NAME, mode }, context(publish))).toEqual([mode, message, publish]);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(readWriteForceRelease.decode(reply)).toBe(decoded));
+});
+
+describe('writeExtend (write-extend.lua)', () => {
+  const input = { name: NAME, field: writer, hold, lease: 5_000 };
+
+  it('runs rwlock/write-extend', () => expectScript(writeExtend, 'rwlock/write-extend', writeExtendLua, input));
+
+  it('KEYS: the lock, its hold markers; ARGV: new lease, writer field, hold id', () => {
+    expect(writeExtend.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(writeExtend.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
+    expect(writeExtend.args(input, context('spublish'))).toEqual([5_000, writer, hold]);
+  });
+
+  it.each([
+    [1, true],
+    [0, false],
+  ])('decodes %j as %s', (reply, decoded) => expect(writeExtend.decode(reply)).toBe(decoded));
+});
+
+describe('readWriteRenew and readExtend (renew.lua)', () => {
+  const batch = {
+    lease: 30_000,
+    holds: [
+      { name: NAME, field: writer, hold: 'inst-1:3' },
+      { name: NAME, field: reader, hold: 'inst-1:4' },
+      { name: '{orders}:other', field: reader, hold: 'inst-1:5' },
+    ],
+  };
+
+  it('both run rwlock/renew', () => {
+    expect(readWriteRenew.script.name).toBe('rwlock/renew');
+    expect(readWriteRenew.script.source.endsWith(renewLua)).toBe(true);
+    expect(readExtend.script).toBe(readWriteRenew.script);
+  });
+
+  it('renew KEYS[i]: the lock of hold i; ARGV: lease, then field and hold id per key', () => {
+    expect(readWriteRenew.keys(batch)).toEqual(['orders', 'orders', '{orders}:other']);
+    const expected: ScriptArgument[] = [30_000, writer, 'inst-1:3', reader, 'inst-1:4', reader, 'inst-1:5'];
+    expect(readWriteRenew.args(batch, context('publish'))).toEqual(expected);
+    expect(readWriteRenew.decode([1, 0, 1])).toEqual([true, false, true]);
+  });
+
+  it('readExtend is a batch of one: KEYS the lock, ARGV lease, reader field, hold id', () => {
+    const input = { name: TAGGED, field: reader, hold, lease: 5_000 };
+    expect(readExtend.keys(input)).toEqual([TAGGED]);
+    expect(readExtend.args(input, context('spublish'))).toEqual([5_000, reader, hold]);
+  });
+
+  it.each([
+    [[1], true],
+    [[0], false],
+  ])('readExtend decodes %j as %s', (reply, decoded) => expect(readExtend.decode(reply)).toBe(decoded));
+});
+
+describe('readWriteState (state.lua)', () => {
+  const input = { name: NAME, field: reader, mode: 'read' } as const;
+
+  it('runs rwlock/state', () => expectScript(readWriteState, 'rwlock/state', stateLua, input));
+
+  it('KEYS: the lock; ARGV: the field (or none), the asking lock', () => {
+    expect(readWriteState.keys({ ...input, name: TAGGED })).toEqual([TAGGED]);
+    expect(readWriteState.args(input, context('publish'))).toEqual([reader, 'read']);
+    expect(readWriteState.args({ name: NAME, field: '', mode: 'write' }, context('publish'))).toEqual(['', 'write']);
+  });
+
+  it.each([
+    [[-2, 0], { ttl: null, holds: 0 }],
+    [[-1, 2], { ttl: Infinity, holds: 2 }],
+    [[9_000, 1], { ttl: 9_000, holds: 1 }],
+  ])('decodes %j', (reply, decoded) => expect(readWriteState.decode(reply)).toEqual(decoded));
+});
