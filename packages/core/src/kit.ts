@@ -9,7 +9,7 @@
 // Declaring a lock kind and running it.
 export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
 export { reentrantLockKind } from './lock/Lock.js';
-export type { HoldDescription } from './lock/HeldLock.js';
+export { heldLock, type HoldDescription } from './lock/HeldLock.js';
 export { isLock, LOCK_BRAND } from './lock/isLock.js';
 export { lockRuntime, LOCK_RUNTIME, type LockRuntime } from './runtime/LockRuntime.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';

@@ -1,4 +1,4 @@
-import { checkDuration, checkOptions, lockCommands, call, type LockKind } from '@deadbolt/core/kit';
+import { call, checkDuration, checkOptions, heldLock, lockCommands, type LockKind } from '@deadbolt/core/kit';
 import { LockBase, type LockHost } from '@deadbolt/core';
 import { fairAcquire } from './commands/fairAcquire.js';
 import { fairForceRelease } from './commands/fairForceRelease.js';
@@ -142,6 +142,7 @@ export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKin
     state: (field) => call(lockCommands.state, { name: keys.lock, field }),
     renew: lockCommands.renew,
     waitChannel: (field) => keys.waiterChannel(field),
+    held: heldLock,
   };
 }
 

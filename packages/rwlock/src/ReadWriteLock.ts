@@ -1,5 +1,5 @@
 import { InvalidArgumentError, LockBase, type LockHost } from '@deadbolt/core';
-import { call, type LockKind } from '@deadbolt/core/kit';
+import { call, heldLock, type LockKind } from '@deadbolt/core/kit';
 import { readAcquire } from './commands/readAcquire.js';
 import { readExtend, readWriteRenew } from './commands/readWriteRenew.js';
 import { readWriteForceRelease } from './commands/readWriteForceRelease.js';
@@ -162,6 +162,7 @@ function halfKind(name: string, mode: ReadWriteMode) {
     state: (field: string) => call(readWriteState, { name, field, mode }),
     renew: readWriteRenew,
     waitChannel: () => channel,
+    held: heldLock,
   };
 }
 

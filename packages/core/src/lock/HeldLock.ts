@@ -32,6 +32,11 @@ export interface HoldDescription {
   extend(leaseTime: number): Promise<boolean>;
 }
 
+/** Wraps a successful acquisition in a plain {@link HeldLock}: the `held` of most lock kinds. For lock kind authors. */
+export function heldLock(hold: HoldDescription): HeldLock {
+  return new HeldLock(hold);
+}
+
 /**
  * One acquisition of a lock, returned by `acquire` and `tryAcquire`. Release it exactly once,
  * best with `await using`:

@@ -6,6 +6,7 @@ import { lockState } from '../commands/lockState.js';
 import { lockRenew } from '../commands/renewBatch.js';
 import { lockChannelName } from '../keys/lockKeys.js';
 import type { LockHost } from '../runtime/LockRuntime.js';
+import { heldLock } from './HeldLock.js';
 import { call } from '../scripts/Command.js';
 import { LockBase } from './LockBase.js';
 import type { LockKind } from './LockKind.js';
@@ -25,6 +26,7 @@ export function reentrantLockKind(name: string): LockKind {
     state: (field) => call(lockState, { name, field }),
     renew: lockRenew,
     waitChannel: () => channel,
+    held: heldLock,
   };
 }
 

@@ -5,7 +5,7 @@ import { checkFunction, checkLockName, checkOwner } from '../options/validate.js
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { lockRuntime, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
-import { HeldLock, type HoldDescription } from './HeldLock.js';
+import type { HeldLock, HoldDescription } from './HeldLock.js';
 import { LOCK_BRAND } from './isLock.js';
 import type { AttemptContext, LockKind, WaitContext } from './LockKind.js';
 import { releaseAfter } from './releaseAfter.js';
@@ -191,7 +191,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
       release: () => this.#release(field, hold),
       extend: (lease) => runtime.run(kind.extend(field, hold, lease)),
     };
-    return kind.held ? kind.held(description, grant) : (new HeldLock(description) as Held);
+    return kind.held(description, grant);
   }
 
   // One attempt, with a hold id of its own: the hold it took, or how long to sleep (the holder's TTL).

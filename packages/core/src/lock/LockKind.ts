@@ -70,6 +70,6 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   readonly guardsFixedLeases?: boolean;
   /** The error for an attempt the script `refused`, given the owner id. */
   refused?(owner: string): Error;
-  /** Wraps a hold in what `acquire` returns, for a kind whose held type carries its grant. Default: a `HeldLock`. */
-  held?(hold: HoldDescription, grant: Grant): Held;
+  /** Wraps a successful acquisition in what `acquire` returns: `heldLock` for most kinds. */
+  held(hold: HoldDescription, grant: Grant): Held;
 }

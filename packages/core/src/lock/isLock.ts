@@ -10,5 +10,5 @@ export const LOCK_BRAND: unique symbol = Symbol.for('@deadbolt/core.lock');
 
 /** Whether `value` is a lock of any kind (`Lock`, `FairLock`, a read or write lock, ...), from any copy of `@deadbolt/core`. */
 export function isLock(value: unknown): value is LockBase<HeldLock, unknown> {
-  return typeof value === 'object' && value !== null && (value as { [LOCK_BRAND]?: unknown })[LOCK_BRAND] === true;
+  return typeof value === 'object' && value !== null && LOCK_BRAND in value && value[LOCK_BRAND] === true;
 }
