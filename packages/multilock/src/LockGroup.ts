@@ -80,7 +80,8 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
    * `fn` gets a signal that aborts when the group is lost; stop writing when it does.
    *
    * @returns what `fn` returns
-   * @throws what `fn` throws, or what {@link LockGroup.acquire} and `release` throw
+   * @throws what `fn` throws; else a `LockLostError` when the group was lost while `fn` ran, even
+   *   if `fn` returned normally; else what {@link LockGroup.acquire} and `release` throw
    */
   async withLock<T>(fn: (signal: AbortSignal, held: Held) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
     checkFunction(fn, 'fn');

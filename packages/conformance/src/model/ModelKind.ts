@@ -1,5 +1,5 @@
 import type { LockClient } from '@deadbolt/core';
-import { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SHORT_WAITER_TIMEOUT, type ConformantLock, type LockHold, type RoleName, type SingleLockKind } from '../kinds/index.js';
+import { SHORT_WAITER_TIMEOUT, SINGLE_LOCK_KINDS, type ConformantLock, type LockHold, type RoleName, type SingleLockKind } from '../kinds/index.js';
 import type { HalfChoice } from './steps.js';
 
 /**
@@ -75,20 +75,8 @@ function tokensRise(token: (held: LockHold) => bigint): NonNullable<ModelKind['c
   };
 }
 
-/** The reentrant lock of core. */
-export const lockKind: ModelKind = modelKind(LOCK);
-
-/** The fair lock. */
-export const fairLockKind: ModelKind = modelKind(FAIR_LOCK);
-
-/** The fenced lock: every acquisition's token must be greater than every earlier one's. */
-export const fencedLockKind: ModelKind = modelKind(FENCED_LOCK);
-
-/** The read lock and the write lock of one ReadWriteLock name, in one run. */
-export const readWriteLockKind: ModelKind = modelKind(READ_WRITE_LOCK);
-
-/** Every single-lock kind the model runs. */
-export const MODEL_KINDS: readonly ModelKind[] = [lockKind, fencedLockKind, fairLockKind, readWriteLockKind];
+/** Every single-lock kind of the registry, as the model runs it. */
+export const MODEL_KINDS: readonly ModelKind[] = SINGLE_LOCK_KINDS.map(modelKind);
 
 /** Whether a hold of `a` and one of `b` by distinct owners exclude each other. */
 export function conflicts(a: Half, b: Half): boolean {

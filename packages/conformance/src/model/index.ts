@@ -1,5 +1,5 @@
 export { checkModel, budgetFromEnv, formatReport, type ModelBudget, type ModelReport } from './runModel.js';
-export { MODEL_KINDS, lockKind, fencedLockKind, fairLockKind, readWriteLockKind, type ModelKind } from './ModelKind.js';
+export { MODEL_KINDS, type ModelKind } from './ModelKind.js';
 export { modelTiming, type ModelTiming } from './timing.js';
 export type { ViolationCategory, Violation } from './Violation.js';
 export { checkGroupModel } from './groupModel.js';

@@ -21,6 +21,25 @@ export function leaseSuite(ctx: SuiteContext): void {
     await next.release();
   });
 
+  it('withLock rejects with a LockLostError when the lock was lost while its callback ran, also when the callback returned', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'lost-in-scope');
+    // The holder is told: its fixed lease ends while the callback still runs.
+    const told = await lock.withLock(() => sleep(400).then(() => 'done'), { leaseTime: 150 }).catch((error: unknown) => error);
+    expect(told).toBeInstanceOf(LockLostError);
+    // Deleted just before the callback returns: the release finds the hold gone.
+    const found = await lock
+      .withLock(async () => {
+        expect(await lock.forceUnlock()).toBe(true);
+        return 'done';
+      })
+      .catch((error: unknown) => error);
+    expect(found).toBeInstanceOf(LockLostError);
+    expect((found as LockLostError).cause).toBeInstanceOf(LockNotHeldError);
+    expect(await lock.isLocked()).toBe(false);
+    expect(client.activity()).toEqual({ renewing: 0, channels: [] });
+  });
+
   it('the watchdog keeps a lock past three times its timeout and stops after release', async () => {
     const client = await ctx.client({ watchdogTimeout: 300 });
     const lock = ctx.lock(client, 'watchdog');

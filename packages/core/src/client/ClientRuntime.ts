@@ -69,10 +69,14 @@ export class ClientRuntime implements LockRuntime {
     if (this.#closed) throw new ClientClosedError();
   }
 
-  async run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
-    const context: CommandContext = { publish: this.#publish ?? (await this.publishCommand()), unlockLatchTtl: this.#unlockLatchTtl, now: Date.now() };
+  run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
+    const publish = this.#publish;
+    // Once per client: learn the pub/sub mode, then run as every later call does.
+    if (publish === undefined) return this.publishCommand().then(() => this.run(command, onLateReply));
+    // On the hot path of every lock call: no async wrapper, one promise hop for the decode.
+    const context: CommandContext = { publish, unlockLatchTtl: this.#unlockLatchTtl, now: Date.now() };
     const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
-    return command.decode(await this.#runner.run(command.script, command.keys, command.args(context), late));
+    return this.#runner.run(command.script, command.keys, command.args(context), late).then(command.decode);
   }
 
   async publishCommand(): Promise<PublishCommand> {

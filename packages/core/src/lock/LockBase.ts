@@ -76,7 +76,9 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    * that aborts when the lock is lost; stop writing when it does.
    *
    * @returns what `fn` returns
-   * @throws what `fn` throws, or what {@link LockBase.acquire} and {@link HeldLock.release} throw
+   * @throws what `fn` throws; else a `LockLostError` when the lock was lost while `fn` ran, even
+   *   if `fn` returned normally (its work may have overlapped the next holder's); else what
+   *   {@link LockBase.acquire} and {@link HeldLock.release} throw
    */
   async withLock<T>(fn: (signal: AbortSignal, held: Held) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
     checkFunction(fn, 'fn');
