@@ -10,8 +10,8 @@
 export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
 export { reentrantLockKind } from './lock/Lock.js';
 export { heldLock, type HoldDescription } from './lock/HeldLock.js';
-export { isLock, LOCK_BRAND } from './lock/isLock.js';
-export { lockRuntime, LOCK_RUNTIME, type LockRuntime } from './runtime/LockRuntime.js';
+export { isLock } from './lock/isLock.js';
+export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
 
