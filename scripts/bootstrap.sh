@@ -1,31 +1,83 @@
 #!/usr/bin/env bash
-# Makes a fresh machine ready: pnpm at the pinned version, redis-server, redis-cli and chromium,
-# then the workspace's dependencies from the frozen lockfile.
+# Makes a fresh machine ready for what you are about to run, and installs nothing more:
+#
+#   bash scripts/bootstrap.sh           for `pnpm demo`: pnpm at the pinned version, redis-server and
+#                                       redis-cli (Debian's redis-server and redis-tools), and the
+#                                       workspace's dependencies from the frozen lockfile
+#   bash scripts/bootstrap.sh --tests   for `pnpm test`: the same, and Chromium (Debian's chromium),
+#                                       which only the test of the built docs site (docs/test) uses
+#
+# What is there already is left alone; system packages come from apt-get, through sudo when not
+# root. Safe to run again.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 PNPM_VERSION=10.34.9
+NODE_MAJOR=20
+
+usage() {
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+TESTS=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) TESTS=true ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "bootstrap: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+# After reading the arguments: usage reads this file by the path it was started with.
+cd "$(dirname "$0")/.."
+
+# Node itself is not installed here: which one, and how (nvm, a distribution, an image), is
+# the machine owner's choice. Say plainly what is wrong instead of failing later in pnpm.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "bootstrap: Node.js $NODE_MAJOR or later (with npm) is needed first: https://nodejs.org" >&2
+  exit 1
+fi
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$NODE_MAJOR" ]; then
+  echo "bootstrap: Node.js $NODE_MAJOR or later is needed, found $(node --version)" >&2
+  exit 1
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
 
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
   echo "bootstrap: installing pnpm $PNPM_VERSION with npm"
-  npm install --global "pnpm@$PNPM_VERSION" >/dev/null
+  # A system-wide Node (Debian's, say) keeps its global packages where only root may write.
+  NPM_SUDO=""
+  if [ ! -w "$(npm prefix --global)" ]; then
+    NPM_SUDO="$SUDO"
+  fi
+  $NPM_SUDO npm install --global "pnpm@$PNPM_VERSION" >/dev/null
+  hash -r
+  if [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+    echo "bootstrap: pnpm $PNPM_VERSION was installed into $(npm prefix --global)/bin, which comes after another pnpm (or none) on PATH" >&2
+    exit 1
+  fi
 fi
 
-# Debian packages the tests need: redis-server and redis-cli for the test harness and the demo,
-# chromium for the test that reads the built docs site.
+# Debian packages: redis-server and redis-cli for `pnpm demo` and the tests (the harness starts
+# its own servers on free ports); with --tests, chromium for the docs site test, which looks for
+# it where the test does (DEADBOLT_CHROMIUM, else /usr/bin/chromium).
 MISSING=()
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   MISSING+=(redis-server redis-tools)
 fi
-if ! command -v chromium >/dev/null 2>&1; then
+if [ "$TESTS" = true ] && [ ! -x "${DEADBOLT_CHROMIUM:-/usr/bin/chromium}" ]; then
   MISSING+=(chromium)
 fi
 if [ ${#MISSING[@]} -gt 0 ]; then
+  if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
+    echo "bootstrap: ${MISSING[*]} missing, and neither root nor sudo to install them; install them and run this again" >&2
+    exit 1
+  fi
   echo "bootstrap: installing ${MISSING[*]} with apt-get"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
 fi
 
 pnpm install --frozen-lockfile

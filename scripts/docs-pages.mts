@@ -2,7 +2,9 @@
 // names a results file with a `<!-- results: <path> -->` line, and becomes docs/guides/<name> with
 // that file's tables in place of the line. Run before typedoc (`pnpm run docs`, .ci/run, the
 // site test), so the published pages always show the results in the repository. A missing
-// results file fails the build: the site must not publish a page without its figures.
+// results file fails the build: the site must not publish a page without its figures. The
+// generated pages are git-ignored, so guides link the results file itself (which GitHub shows);
+// in the site, scripts/typedoc-results-pages.mjs leads those links to the generated page.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

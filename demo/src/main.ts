@@ -1,79 +1,65 @@
-// `pnpm demo`: on a throwaway redis-server (or REDIS_URL), first several processes contend for one
-// Deadbolt lock, each printing when it holds the lock; the protected counter must end equal to
-// the number of holds, i.e. no update was lost. Then waiters in three processes ask for a lock one
-// after another while it is held, once for the plain Lock and once for the FairLock, and the
-// order in which each kind granted it is printed next to the order of arrival.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+// `pnpm demo [section]`: a short tour of every Deadbolt lock kind, one section each, on a throwaway
+// redis-server (or REDIS_URL; the RedLock section always starts three servers of its own). Each
+// section prints what happens and ends with a verdict computed from what it observed; the end
+// prints all verdicts, and the exit code is non-zero when any section failed.
+// `pnpm demo fenced` runs one section; an unknown name prints the list and exits with code 2.
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { LockClient } from '@deadbolt/core';
-import { FairLock } from '@deadbolt/fair-lock';
-import { useStandalone } from '@deadbolt/test-harness';
+import { useStandalone, type StandaloneTarget } from '@deadbolt/test-harness';
 import { Redis } from 'ioredis';
-import { readWriteDemo } from './rwlock.js';
+import { fairSection } from './fair.js';
+import { fencedSection } from './fenced.js';
+import { lockSection } from './lock.js';
+import { multilockSection } from './multilock.js';
+import { redlockSection } from './redlock.js';
+import { rwlockSection } from './rwlock.js';
+import { verdictLine, type Section, type Shared, type Verdict } from './section.js';
 
-const PROCESSES = 4;
-const TASKS = 3;
-const ROUNDS = 5;
-const QUEUERS = 3;
-const WAITERS = 12;
-const ARRIVAL_GAP = 40;
+/** The tour, in order: from the plain lock to the kinds built on it. */
+const SECTIONS: readonly Section[] = [lockSection, fairSection, rwlockSection, fencedSection, multilockSection, redlockSection];
 
-const require = createRequire(import.meta.url);
-const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const runWorker = (args: string[]) => run(process.execPath, ['--import', require.resolve('tsx'), worker, ...args]);
+const [wanted, ...extra] = process.argv.slice(2);
+const selected = wanted === undefined ? SECTIONS : SECTIONS.filter((section) => section.name === wanted);
+if (selected.length === 0 || extra.length > 0) {
+  console.error(wanted && selected.length === 0 ? `Unknown section "${wanted}".` : 'At most one section name.');
+  console.error('Usage: pnpm demo [section]   (no section: the whole tour)\n\nSections:');
+  for (const section of SECTIONS) console.error(`  ${section.name.padEnd(10)} ${section.kind}: ${section.about}`);
+  process.exit(2);
+}
 
-const server = await useStandalone();
-console.log(server.node ? `Started redis-server on port ${server.port} (pid ${server.node.pid})` : `Using REDIS_URL ${server.url}`);
-const redis = new Redis(server.url);
-const locks = new LockClient(ioredisExecutor(redis));
+// The shared server, started by the first section that asks for it and stopped at the end.
+let server: StandaloneTarget | undefined;
+let shared: Promise<Shared> | undefined;
+const open = async (): Promise<Shared> => {
+  server = await useStandalone();
+  console.log(server.node ? `(started redis-server on port ${server.port}, pid ${server.node.pid})` : `(using REDIS_URL ${server.url})`);
+  const redis = new Redis(server.url);
+  const executor = ioredisExecutor(redis);
+  return { url: server.url, redis, executor, locks: new LockClient(executor) };
+};
+const context = { shared: () => (shared ??= open()) };
+
+const verdicts: Verdict[] = [];
 try {
-  await redis.del('demo:counter', 'demo:lock', ...['Lock', 'FairLock'].flatMap((kind) => [`demo:order:${kind}`, `demo:ready:${kind}`, `demo:go:${kind}`]));
-  console.log(`${PROCESSES} processes x ${TASKS} tasks x ${ROUNDS} rounds contend for lock "demo:lock"\n`);
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: PROCESSES }, (_, i) => runWorker(['contend', server.url, `process${i + 1}`, String(TASKS), String(ROUNDS)])),
-  );
-  const elapsed = performance.now() - started;
-  const holds = PROCESSES * TASKS * ROUNDS;
-  const counter = Number(await redis.get('demo:counter'));
-  console.log(`\n${holds} holds in ${(elapsed / 1000).toFixed(1)} s; counter = ${counter}; lost updates: ${holds - counter}`);
-
-  console.log(`\nHandoff order: ${WAITERS} waiters in ${QUEUERS} processes ask ${ARRIVAL_GAP} ms apart while the lock is held`);
-  const arrival = Array.from({ length: WAITERS }, (_, i) => `w${i}`);
-  console.log(`  arrival   ${arrival.join(' ')}`);
-  for (const kind of ['Lock', 'FairLock']) {
-    const name = `demo:order-lock:${kind}`;
-    const held = await (kind === 'FairLock' ? new FairLock(locks, name) : locks.lock(name)).acquire();
-    // Waiter w<i> runs in process i % QUEUERS and asks at startAt + i * ARRIVAL_GAP, once every
-    // process is ready (starting one takes a while on a busy machine).
-    const schedule = (p: number) => arrival.flatMap((label, i) => (i % QUEUERS === p ? [`${label}@${i * ARRIVAL_GAP}`] : []));
-    const queued = Array.from({ length: QUEUERS }, (_, p) => runWorker(['queue', server.url, kind, ...schedule(p)]));
-    const signals = redis.duplicate();
-    for (let p = 0; p < QUEUERS; p++) await signals.blpop(`demo:ready:${kind}`, 0);
-    signals.disconnect();
-    const startAt = Date.now() + 100;
-    await redis.rpush(`demo:go:${kind}`, ...Array.from({ length: QUEUERS }, () => String(startAt)));
-    await new Promise((resolve) => setTimeout(resolve, startAt + WAITERS * ARRIVAL_GAP + 200 - Date.now()));
-    await held.release();
-    await Promise.all(queued);
-    const granted = await redis.lrange(`demo:order:${kind}`, 0, -1);
-    const inOrder = granted.join(' ') === arrival.join(' ');
-    console.log(`  ${kind.padEnd(9)} ${granted.join(' ')}  (${inOrder ? 'arrival order' : 'not arrival order'})`);
+  for (const [index, section] of selected.entries()) {
+    console.log(`\n== ${index + 1}/${selected.length} ${section.kind} ==`);
+    // A section that throws is a failed verdict, and the tour goes on with the next one.
+    const verdict = await section.run(context).catch(
+      (error: unknown): Verdict => ({ kind: section.kind, ok: false, text: `failed: ${error instanceof Error ? error.message : String(error)}` }),
+    );
+    verdicts.push(verdict);
+    console.log(verdictLine(verdict));
   }
-  await readWriteDemo(locks);
-  process.exitCode = counter === holds ? 0 : 1;
 } finally {
-  await locks.close();
-  redis.disconnect();
-  await server.stop();
+  // A server that failed to start already failed the section that asked for it.
+  const opened = await shared?.catch(() => undefined);
+  await opened?.locks.close();
+  opened?.redis.disconnect();
+  await server?.stop();
 }
 
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker ${args.slice(3).join(' ')} exited with code ${code}`))));
-  });
+if (selected.length > 1) {
+  console.log('\n== Verdicts ==');
+  for (const verdict of verdicts) console.log(verdictLine(verdict));
 }
+process.exitCode = verdicts.every((verdict) => verdict.ok) ? 0 : 1;

@@ -11,7 +11,7 @@ import { serveDirectory } from './staticServer.js';
 
 // The site as a reader gets it: built from this checkout (generated pages, then typedoc into a
 // directory of its own), served over HTTP, and read in headless Chromium (Debian's `chromium`,
-// which scripts/bootstrap.sh installs).
+// which `scripts/bootstrap.sh --tests` installs).
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +33,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: run scripts/bootstrap.sh (installs Debian's chromium) or set DEADBOLT_CHROMIUM`);
+    throw new Error(`No Chromium at ${CHROMIUM}: run \`bash scripts/bootstrap.sh --tests\` (installs Debian's chromium) or set DEADBOLT_CHROMIUM`);
   }
   out = mkdtempSync(join(tmpdir(), 'deadbolt-site-'));
   await run(process.execPath, ['--import', require.resolve('tsx'), join(root, 'scripts/docs-pages.mts')], { cwd: root });

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startCluster, startReplicated, startServers, startStandalone } from '@deadbolt/test-harness';
@@ -65,6 +66,13 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
       'withLock: done\nacquire and release: done\nfixed lease and extend: done\ntryAcquire: acquired\nacquire with waitTime: done\n',
     );
   },
+  'migrating-from-redlock-universal.ts': (out) => {
+    expect(out).toMatch(/^withLock: done\nacquire and release: done\nawait using: held by owner \S+\nextend: expires within 10 s: true\n/);
+    expect(out).toContain(
+      'release after the lease ended: LockNotHeldError\nisLocked: true\ntryAcquire while node-redis holds it: null\n' +
+        'acquire with waitTime: LockWaitTimeoutError\nRedLock: held by at least 2 of 3, lost: false\n',
+    );
+  },
   'fenced-storage.ts': (out) => {
     expect(out).toContain(
       'A writes with token 1: accepted\nB writes with token 2: accepted\nA, back from its pause, writes with token 1: refused\n' +
@@ -72,6 +80,18 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     );
     // Nested holds: the inner one drew the newer token, so the outer one's is refused after it.
     expect(out).toContain("D's inner hold writes with token 5: accepted\nD's outer hold writes with token 4: refused\n");
+  },
+  'writing-a-lock-kind.ts': (out) => {
+    // The default note, `<hostname> pid <pid>` of the example's process, beside the owner field in the lock hash.
+    const note = `${hostname()} pid ${/^holder is this hold's owner: true, note: .* pid (\d+)$/m.exec(out)?.[1]}`;
+    expect(out).toContain(`holder is this hold's owner: true, note: ${note}\n`);
+    const hash = JSON.parse(/^hash: (.*)$/m.exec(out)?.[1] ?? '{}') as Record<string, string>;
+    expect(Object.entries(hash)).toEqual([[expect.stringMatching(/^[\w-]+:#1$/), '1'], ['note', note]]);
+    expect(out).toContain(
+      `hold count: 2, note: ${note}\nanother NotedLock: null, a plain Lock: null\n` +
+        'after 2.5 watchdog leases: locked true, note kept: true\nafter the release: locked false, holder null, keys left 0\n' +
+        'while Redisson holds it: tryAcquire null, holder thread 57, note null\nisLock: true\n',
+    );
   },
   'migrating-from-redis-semaphore.ts': (out) => {
     expect(out).toBe(

@@ -4,7 +4,7 @@ import { connect, connectAll, disconnect, disconnectAll, type Address } from '..
 import { holdWhileRunning, mutexOf, type Contender, type Mutex } from './Contender.js';
 import { PEER_SETTINGS, POLLING, pinnedLibrary } from './peerSettings.js';
 
-/** @sesamecare-oss/redlock (the maintained redlock 5 line), on ioredis. */
+/** @sesamecare-oss/redlock (a TypeScript derivative of redlock 5), on ioredis. */
 export function sesameRedlock(): Contender {
   return {
     id: 'sesame-redlock/ioredis',
