@@ -1,4 +1,4 @@
-import type { AcquireOptions, HeldLock, LockClient } from '@deadbolt/core';
+import { LockNotHeldError, type AcquireOptions, type HeldLock, type LockClient } from '@deadbolt/core';
 import type { Backend } from '../backends.js';
 import { sleep } from '../timing.js';
 import { checkExclusion, checkExtendExact, checkHeld, checkSignals, reconcile, type ExtendPromise } from './checks.js';
@@ -198,20 +198,28 @@ export class StepRunner {
       note(`not entered: ${describeOutcome(outcome)}`);
       return;
     }
-    // The callback returned: withLock released the hold (or failed to).
+    // The callback returned: withLock released the hold (or failed to). A hold released inside the
+    // body is refused as any second release is; a hold lost meanwhile ends withLock with the loss.
     const released: Outcome<unknown> = outcome.kind === 'ok' ? { kind: 'ok', value: undefined } : outcome;
-    note(`left: ${this.#judgeRelease(record, released, bodyDoneAt, now())}`);
+    const doneAt = now();
+    const allowed = new Set(record.released ? ['notHeld' as const] : [...judgeHoldCall(this.#ctx.model, record, doneAt, false)].map(lossOnExit));
+    if (!record.released && record.held.signal.aborted) allowed.add('lost');
+    note(`left: ${this.#judgeRelease(record, released, bodyDoneAt, doneAt, allowed)}`);
   }
 
   /** A release may come after the hold's signal aborted (its lease ended): that alone does not decide its outcome. */
-  #judgeRelease(record: HoldRecord, outcome: Outcome<unknown>, calledAt: number, doneAt: number): string {
-    const { model } = this.#ctx;
-    const allowed = judgeHoldCall(model, record, doneAt, false);
+  #judgeRelease(
+    record: HoldRecord,
+    outcome: Outcome<unknown>,
+    calledAt: number,
+    doneAt: number,
+    allowed: ReadonlySet<OutcomeKind> = judgeHoldCall(this.#ctx.model, record, doneAt, false),
+  ): string {
     this.#expectOutcome(allowed, outcome, `release of ${record.describe()}`);
     if (!record.released) record.releaseCalledAt = calledAt;
     const wasReleased = record.released;
     record.released = true;
-    if (outcome.kind === 'ok' && !wasReleased) record.counted = false;
+    if (!wasReleased && releasedInRedis(outcome)) record.counted = false;
     return describeOutcome(outcome);
   }
 
@@ -289,4 +297,15 @@ export class StepRunner {
     log.expect(ok, 'outcome', () => `${step.query}(${plan.option ?? ''}) answered ${outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome)}, expected ${[...answers].join(' or ') || 'InvalidArgumentError'}`);
     return outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome);
   }
+}
+
+// Whether a release took the hold out of Redis: it did unless it was refused. withLock's loss
+// (lost) says which: its cause is the refusal when the release found the hold gone.
+function releasedInRedis(outcome: Outcome<unknown>): boolean {
+  return outcome.kind === 'ok' || (outcome.kind === 'lost' && !(outcome.error instanceof Error && outcome.error.cause instanceof LockNotHeldError));
+}
+
+// withLock turns a release that finds its hold gone into the loss it is (a LockLostError).
+function lossOnExit(kind: OutcomeKind): OutcomeKind {
+  return kind === 'notHeld' ? 'lost' : kind;
 }

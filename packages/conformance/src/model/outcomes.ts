@@ -1,9 +1,9 @@
-import { InvalidArgumentError, LockNotHeldError, LockWaitTimeoutError } from '@deadbolt/core';
+import { InvalidArgumentError, LockLostError, LockNotHeldError, LockWaitTimeoutError } from '@deadbolt/core';
 import { LockUpgradeError } from '@deadbolt/rwlock';
 import { ModelViolationError } from './Violation.js';
 
 /** How a call ended, in the terms the model predicts. */
-export type OutcomeKind = 'held' | 'null' | 'invalid' | 'upgrade' | 'notHeld' | 'ok' | 'error';
+export type OutcomeKind = 'held' | 'null' | 'invalid' | 'upgrade' | 'notHeld' | 'lost' | 'ok' | 'error';
 
 /** A call's outcome: a value, or one of the library's typed errors, or something else. */
 export type Outcome<T> = { readonly kind: 'held' | 'ok'; readonly value: T } | { readonly kind: Exclude<OutcomeKind, 'held' | 'ok'>; readonly error: unknown };
@@ -24,6 +24,7 @@ export async function outcomeOf<T>(call: () => Promise<T | null>, success: 'held
     if (error instanceof InvalidArgumentError) return { kind: 'invalid', error };
     if (error instanceof LockUpgradeError) return { kind: 'upgrade', error };
     if (error instanceof LockNotHeldError) return { kind: 'notHeld', error };
+    if (error instanceof LockLostError) return { kind: 'lost', error };
     return { kind: 'error', error };
   }
 }

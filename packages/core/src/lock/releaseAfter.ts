@@ -6,15 +6,21 @@ import { LockLostError, LockNotHeldError } from '../errors/LockError.js';
  *
  * Which error wins:
  * - `fn` threw: its error (the release is still tried, and its failure ignored).
- * - The lock was lost while `fn` ran: the `LockLostError`, even when `fn` returned normally,
- *   because the loss is the news: `fn`'s work may have overlapped the next holder's. That is the
- *   signal's reason when the holder was told, else a `LockLostError` made from the release that
- *   found the hold gone (its lease ran out or it was force-unlocked just before).
+ * - The lock was lost while `fn` ran: a `LockLostError`, even when `fn` returned normally,
+ *   because the loss is the news: `fn`'s work may have overlapped the next holder's. When the
+ *   release found the hold gone, the error's `cause` is that release's `LockNotHeldError` (and its
+ *   message the signal's, when the holder had been told); when the release still went through (a
+ *   hold whose own lease ended while other holds of its owner kept the lock), it is the signal's
+ *   reason itself.
+ * - `fn` released the hold itself: the `LockNotHeldError` of releasing it again.
  * - Otherwise what the release throws (Redis unreachable, say).
  *
  * @returns what `fn` returns, once the release succeeded
  */
-export async function releaseAfter<T>(held: { readonly signal: AbortSignal; release(): Promise<void> }, fn: () => T | Promise<T>): Promise<T> {
+export async function releaseAfter<T>(
+  held: { readonly signal: AbortSignal; readonly released: boolean; release(): Promise<void> },
+  fn: () => T | Promise<T>,
+): Promise<T> {
   let result: T;
   try {
     result = await fn();
@@ -22,13 +28,17 @@ export async function releaseAfter<T>(held: { readonly signal: AbortSignal; rele
     await held.release().catch(() => undefined);
     throw error;
   }
+  // Released by `fn` itself: no loss, just a second release, which says so.
+  if (held.released) await held.release();
   try {
     await held.release();
   } catch (error) {
-    if (held.signal.aborted) throw held.signal.reason;
     if (error instanceof LockNotHeldError) {
-      throw new LockLostError(`The lock was lost before the withLock callback returned: ${error.message}`, { lockName: error.lockName, cause: error });
+      const told: unknown = held.signal.aborted ? held.signal.reason : undefined;
+      const message = told instanceof Error ? told.message : `The lock was lost before the withLock callback returned: ${error.message}`;
+      throw new LockLostError(message, { lockName: error.lockName, cause: error });
     }
+    if (held.signal.aborted) throw held.signal.reason;
     throw error;
   }
   if (held.signal.aborted) throw held.signal.reason;
