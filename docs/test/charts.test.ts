@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { renderBarChart, type BarChartSpec } from '../../scripts/charts/barChart.mjs';
+import type { BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
+import { embedCharts } from '../../scripts/charts/embed.mjs';
+import type { ReliabilityResultsJson } from '../../scripts/charts/reliabilityCharts.mjs';
+import { formatNumber } from '../../scripts/charts/svg.mjs';
+import { resultsPage } from '../../scripts/results-page.mjs';
+
+// The charts of the results pages (scripts/charts/, drawn by scripts/docs-pages.mts): what one
+// SVG holds, and that the pages generated from the checked-in results place them by their tables.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const texts = (svg: string, kind: 'label' | 'value') => [...svg.matchAll(new RegExp(`<text class="${kind}"[^>]*>([^<]*)</text>`, 'g'))].map((match) => unescape(match[1] ?? ''));
+const bars = (svg: string) =>
+  [...svg.matchAll(/<rect class="bar" [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g)].map((match) => ({
+    width: Number(match[1]),
+    fill: match[2] ?? '',
+    title: unescape(match[3] ?? ''),
+  }));
+const tag = (svg: string, name: 'title' | 'desc') => unescape(new RegExp(`<${name} id="[^"]+">([^<]*)</${name}>`).exec(svg)?.[1] ?? '');
+const images = (markdown: string) => [...markdown.matchAll(/!\[([^\]]*)\]\(\.\/charts\/([^)]+)\)/g)].map((match) => match[2] ?? '');
+
+const fixture: BarChartSpec = {
+  id: 'fixture',
+  title: 'Cycles <per> second',
+  subtitle: ['cycles/s, higher is better'],
+  description: 'A test chart.',
+  series: ['cycles/s'],
+  groups: [
+    { label: 'deadbolt/ioredis', values: [120], highlight: true },
+    { label: 'peer/ioredis', values: [80] },
+    { label: 'a<b & "c"', values: [1234.5] },
+    { label: 'count', values: [5303] },
+  ],
+  highlightName: 'Deadbolt',
+};
+
+describe('bar chart', () => {
+  const svg = renderBarChart(fixture);
+
+  it('draws one bar per value, each labelled, with its value at the end', () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(texts(svg, 'label')).toEqual(['deadbolt/ioredis', 'peer/ioredis', 'a<b & "c"', 'count']);
+    // Fractions to 3 significant digits as the tables give them; whole numbers (counts) exactly.
+    expect(texts(svg, 'value')).toEqual(['120', '80', '1,230', '5,303']);
+    const drawn = bars(svg);
+    expect(drawn.map((bar) => bar.title)).toEqual(['deadbolt/ioredis: 120', 'peer/ioredis: 80', 'a<b & "c": 1,230', 'count: 5,303']);
+    // One linear scale from 0: lengths in proportion to the values.
+    expect((drawn[1]?.width ?? 0) / (drawn[0]?.width ?? 1)).toBeCloseTo(80 / 120, 2);
+    expect((drawn[2]?.width ?? 0) / (drawn[0]?.width ?? 1)).toBeCloseTo(1234.5 / 120, 2);
+  });
+
+  it('marks the highlighted bars by hatching and a bold label, and says so in the legend', () => {
+    const [ours, peer] = bars(svg);
+    expect(ours?.fill).toBe('url(#fixture-hatch-0)');
+    expect(peer?.fill).toMatch(/^#/);
+    expect(svg).toContain('<pattern id="fixture-hatch-0"');
+    expect(svg).toMatch(/<text class="label"[^>]*font-weight="bold"[^>]*>deadbolt\/ioredis</);
+    expect(svg).not.toMatch(/<text class="label"[^>]*font-weight="bold"[^>]*>peer\/ioredis</);
+    expect(svg).toContain('>Deadbolt: hatched, label in bold</text>');
+  });
+
+  it('has a title and a description listing every value, escaped', () => {
+    expect(tag(svg, 'title')).toBe('Cycles <per> second');
+    expect(tag(svg, 'desc')).toBe('A test chart. Values: deadbolt/ioredis 120; peer/ioredis 80; a<b & "c" 1,230; count 5,303.');
+    expect(svg).toContain('role="img" aria-labelledby="fixture-title fixture-desc"');
+    expect(svg).toContain('>a&lt;b &amp; &quot;c&quot;</text>');
+  });
+
+  it('is the same bytes for the same input', () => {
+    expect(renderBarChart(structuredClone(fixture))).toBe(svg);
+  });
+
+  it('puts series side by side, naming each value, and leaves out missing figures', () => {
+    const pair = renderBarChart({
+      id: 'pair',
+      title: 'Handoff',
+      description: 'Pairs.',
+      series: ['p50', 'p99'],
+      groups: [
+        { label: 'one', values: [1.5, 9] },
+        { label: 'two', values: [undefined, 3] },
+      ],
+      reference: { value: 1, label: '1 = the floor' },
+    });
+    expect(texts(pair, 'value')).toEqual(['p50 1.5', 'p99 9', 'p50 no figure', 'p99 3']);
+    expect(bars(pair).map((bar) => bar.title)).toEqual(['one, p50: 1.5', 'one, p99: 9', 'two, p99: 3']);
+    expect(tag(pair, 'desc')).toBe('Pairs. Values: one: p50 1.5, p99 9; two: p50 no figure, p99 3.');
+    expect(pair).toContain('class="reference"');
+    expect(pair).toContain('>1 = the floor</text>');
+  });
+});
+
+describe('placing charts', () => {
+  const chart = (file: string, section: string | null) => ({ file, section, alt: `chart [${file}]`, svg: '' });
+  const markdown = ['Intro text.', '', '## One', '', 'Before.', '', '| a |', '| --- |', '| 1 |', '', '- note', '', '## Two', '', 'No table.', ''].join('\n');
+
+  it('puts each image after its section table, or at the end of the section', () => {
+    const out = embedCharts(markdown, [chart('intro.svg', null), chart('one.svg', 'One'), chart('one-b.svg', 'One'), chart('two.svg', 'Two')], './charts');
+    expect(out.split('\n')).toEqual([
+      'Intro text.',
+      '',
+      '![chart \\[intro.svg\\]](./charts/intro.svg)',
+      '',
+      '## One',
+      '',
+      'Before.',
+      '',
+      '| a |',
+      '| --- |',
+      '| 1 |',
+      '',
+      '![chart \\[one.svg\\]](./charts/one.svg)',
+      '',
+      '![chart \\[one-b.svg\\]](./charts/one-b.svg)',
+      '',
+      '- note',
+      '',
+      '## Two',
+      '',
+      'No table.',
+      '',
+      '![chart \\[two.svg\\]](./charts/two.svg)',
+      '',
+    ]);
+  });
+
+  it('fails for a section the markdown does not have', () => {
+    expect(() => embedCharts(markdown, [chart('x.svg', 'Three')], './charts')).toThrow('no "## Three" for x.svg');
+  });
+});
+
+describe('the results pages, from the checked-in results', () => {
+  /** The part of the page from the heading `## title` to the next one. */
+  const section = (page: string, title: string) => {
+    const start = page.indexOf(`\n## ${title}\n`);
+    const end = page.indexOf('\n## ', start + 1);
+    return start === -1 ? '' : page.slice(start, end === -1 ? undefined : end);
+  };
+
+  it('benchmarks: one headline chart in the section of each scenario with a headline, from its figures', () => {
+    const bench = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8')) as BenchResultsJson;
+    const generated = resultsPage(root, 'benchmarks.md');
+    const page = generated.page ?? '';
+    const withHeadline = bench.scenarios.filter((scenario) => scenario.headline !== undefined);
+    expect(withHeadline.length).toBeGreaterThan(3);
+
+    const headlineImages = images(page).filter((file) => bench.scenarios.some((scenario) => file === `benchmarks-${scenario.id}.svg`));
+    expect(headlineImages).toEqual(withHeadline.map((scenario) => `benchmarks-${scenario.id}.svg`));
+    for (const scenario of withHeadline) {
+      const file = `benchmarks-${scenario.id}.svg`;
+      // In the scenario's own section, after its table.
+      const own = section(page, scenario.title);
+      expect(own, scenario.id).toContain(`](./charts/${file})`);
+      expect(own.indexOf(`](./charts/${file})`)).toBeGreaterThan(own.lastIndexOf('\n| '));
+      // Every contender's headline figure, as the table gives it; Deadbolt's hatched.
+      const svg = generated.charts.find((chart) => chart.file === file)?.svg ?? '';
+      const key = scenario.headline?.key ?? '';
+      const rows = scenario.rows.filter((row) => row.figures[key] !== undefined);
+      expect(texts(svg, 'label')).toEqual(rows.map((row) => row.contender));
+      expect(texts(svg, 'value')).toEqual(rows.map((row) => formatNumber(row.figures[key] ?? NaN)));
+      expect(bars(svg).map((bar) => bar.fill.startsWith('url(#'))).toEqual(rows.map((row) => row.library === 'Deadbolt'));
+      expect(tag(svg, 'title')).toContain(scenario.title);
+    }
+  });
+
+  it('benchmarks: handoff p50 and p99 side by side, and the floor ratios before the tables', () => {
+    const generated = resultsPage(root, 'benchmarks.md');
+    const page = generated.page ?? '';
+    const handoff = generated.charts.find((chart) => chart.file === 'benchmarks-handoff-8-handoff.svg');
+    expect(texts(handoff?.svg ?? '', 'value')[0]).toMatch(/^p50 [\d.]+$/);
+    expect(texts(handoff?.svg ?? '', 'value')[1]).toMatch(/^p99 [\d.]+$/);
+    expect(images(page)).toContain('benchmarks-handoff-128-wait.svg');
+    expect(images(page)[0]).toBe('benchmarks-floor-ratios.svg');
+    expect(page.indexOf('benchmarks-floor-ratios.svg')).toBeLessThan(page.indexOf('\n## Contenders'));
+    // Every chart is on the page once, and every image on the page is a chart drawn.
+    expect([...images(page)].sort()).toEqual(generated.charts.map((chart) => chart.file).sort());
+    for (const chart of generated.charts) {
+      expect(tag(chart.svg, 'title'), chart.file).not.toBe('');
+      expect(tag(chart.svg, 'desc'), chart.file).toContain('Values: ');
+    }
+  });
+
+  it('reliability: the faults by type and the outcomes by adapter and topology', () => {
+    const results = JSON.parse(readFileSync(join(root, 'reliability/results/latest.json'), 'utf8')) as ReliabilityResultsJson;
+    const generated = resultsPage(root, 'reliability.md');
+    const page = generated.page ?? '';
+    expect(section(page, 'Faults injected')).toContain('](./charts/reliability-faults.svg)');
+    expect(section(page, 'By adapter and topology')).toContain('](./charts/reliability-outcomes.svg)');
+    const faults = generated.charts.find((chart) => chart.file === 'reliability-faults.svg')?.svg ?? '';
+    const types = Object.keys(results.totals.faults).sort((a, b) => a.localeCompare(b));
+    expect(texts(faults, 'label')).toEqual(types);
+    expect(texts(faults, 'value')).toEqual(types.map((type) => formatNumber(results.totals.faults[type] ?? NaN)));
+    const outcomes = generated.charts.find((chart) => chart.file === 'reliability-outcomes.svg')?.svg ?? '';
+    expect(texts(outcomes, 'label')).toEqual(Object.keys(results.byScope));
+    // Counts exactly as the record holds them.
+    expect(texts(outcomes, 'value')).toEqual(
+      Object.values(results.byScope).flatMap((figures) => [
+        `operations completed ${figures.operations.toLocaleString('en-US')}`,
+        `overlaps found ${figures.overlaps}`,
+        `updates lost ${figures.lostUpdates}`,
+      ]),
+    );
+    expect(bars(outcomes)).toHaveLength(Object.keys(results.byScope).length * 3);
+  });
+});
