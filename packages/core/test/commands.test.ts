@@ -1,6 +1,7 @@
 // The reentrant lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
 import { describe, expect, it } from 'vitest';
+import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '../../conformance/src/commandChecks.js';
 import { lockAcquire } from '../src/commands/lockAcquire.js';
 import { lockCommands } from '../src/commands/lockCommands.js';
 import { lockExtend } from '../src/commands/lockExtend.js';
@@ -13,7 +14,6 @@ import { decodeDone, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease,
 import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
 import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../src/keys/lockKeys.js';
-import type { Command, CommandContext, PublishCommand } from '../src/scripts/Command.js';
 import { coreScripts } from '../src/scripts/coreScripts.js';
 import acquireLua from '../src/scripts/lua/lock-acquire.lua';
 import extendLua from '../src/scripts/lua/lock-extend.lua';
@@ -23,24 +23,8 @@ import renewLua from '../src/scripts/lua/lock-renew.lua';
 import stateLua from '../src/scripts/lua/lock-state.lua';
 import serverVersionLua from '../src/scripts/lua/server-version.lua';
 
-const NOW = 1_700_000_000_000;
-const LATCH_TTL = 20_000;
-const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
-const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
 
-/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
-function declared(lua: string): { keys: number; args: number } {
-  const highest = (kind: string) =>
-    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
-  return { keys: highest('KEYS'), args: highest('ARGV') };
-}
 
-/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
-function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
-  expect(command.script.name).toBe(name);
-  expect(command.script.source.endsWith(lua)).toBe(true);
-  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
-}
 
 const hold = { name: 'orders', field: 'client-1:owner-7', hold: 'inst-1:3' } as const;
 const tagged = { ...hold, name: 'tenant:{7}:orders' } as const;
@@ -64,7 +48,7 @@ describe('lockAcquire (lock-acquire.lua)', () => {
   });
 
   it('ARGV: lease, owner field, hold id', () => {
-    expect(lockAcquire.args(leased, context('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
+    expect(lockAcquire.args(leased, commandContext('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
   });
 
   it.each([
@@ -88,7 +72,7 @@ describe('lockRelease (lock-release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, owner field, hold id, publish command, latch TTL', (publish) => {
-    expect(lockRelease.args(hold, context(publish))).toEqual([0, 'client-1:owner-7', 'inst-1:3', publish, LATCH_TTL]);
+    expect(lockRelease.args(hold, commandContext(publish))).toEqual([0, 'client-1:owner-7', 'inst-1:3', publish, COMMAND_LATCH_TTL]);
   });
 
   it.each([
@@ -111,7 +95,7 @@ describe('lockForceRelease (lock-force-release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command', (publish) => {
-    expect(lockForceRelease.args({ name: 'orders' }, context(publish))).toEqual([UNLOCK_MESSAGE, publish]);
+    expect(lockForceRelease.args({ name: 'orders' }, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish]);
     expect(UNLOCK_MESSAGE).toBe(0);
   });
 
@@ -130,7 +114,7 @@ describe('lockExtend (lock-extend.lua)', () => {
   });
 
   it('ARGV: new lease, owner field, hold id', () => {
-    expect(lockExtend.args({ ...leased, lease: 5_000 }, context('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3']);
+    expect(lockExtend.args({ ...leased, lease: 5_000 }, commandContext('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3']);
   });
 
   it.each([
@@ -146,8 +130,8 @@ describe('lockState (lock-state.lua)', () => {
 
   it('KEYS: the lock; ARGV: the owner field, or none', () => {
     expect(lockState.keys({ ...input, name: 'tenant:{7}:orders' })).toEqual(['tenant:{7}:orders']);
-    expect(lockState.args(input, context('publish'))).toEqual(['client-1:owner-7']);
-    expect(lockState.args({ ...input, field: '' }, context('publish'))).toEqual(['']);
+    expect(lockState.args(input, commandContext('publish'))).toEqual(['client-1:owner-7']);
+    expect(lockState.args({ ...input, field: '' }, commandContext('publish'))).toEqual(['']);
   });
 
   it.each([
@@ -175,8 +159,8 @@ describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
 
   it('ARGV: lease, then field and hold id of each key', () => {
     const expected: ScriptArgument[] = [30_000, 'client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 'client-1:owner-7', 'inst-1:5'];
-    expect(lockRenew.args(batch, context('spublish'))).toEqual(expected);
-    expect(lockRenew.args({ lease: 1, holds: [] }, context('publish'))).toEqual([1]);
+    expect(lockRenew.args(batch, commandContext('spublish'))).toEqual(expected);
+    expect(lockRenew.args({ lease: 1, holds: [] }, commandContext('publish'))).toEqual([1]);
   });
 
   it('decodes 1 renewed, 0 gone per key', () => {
@@ -188,7 +172,7 @@ describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
 describe('serverVersion (server-version.lua)', () => {
   it('runs core/server-version with no KEYS and no ARGV', () => {
     expectScript(serverVersion, 'core/server-version', serverVersionLua, null);
-    expect([serverVersion.keys(null), serverVersion.args(null, context('publish'))]).toEqual([[], []]);
+    expect([serverVersion.keys(null), serverVersion.args(null, commandContext('publish'))]).toEqual([[], []]);
   });
 
   it.each([

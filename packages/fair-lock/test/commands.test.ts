@@ -1,7 +1,7 @@
 // The fair lock's commands without Redis: each command's KEYS, ARGV and reply decoding against
 // the header of the .lua script it runs (issue 15).
-import type { Command, CommandContext, PublishCommand } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
+import { COMMAND_LATCH_TTL, COMMAND_NOW, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { fairAcquire } from '../src/commands/fairAcquire.js';
 import { fairForceRelease } from '../src/commands/fairForceRelease.js';
 import { queueKeys } from '../src/commands/fairInputs.js';
@@ -13,25 +13,9 @@ import forceReleaseLua from '../src/lua/force-release.lua';
 import leaveLua from '../src/lua/leave.lua';
 import releaseLua from '../src/lua/release.lua';
 
-const NOW = 1_700_000_000_000;
-const LATCH_TTL = 20_000;
 const WAITER_TIMEOUT = 5_000;
-const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
-const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
 
-/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
-function declared(lua: string): { keys: number; args: number } {
-  const highest = (kind: string) =>
-    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
-  return { keys: highest('KEYS'), args: highest('ARGV') };
-}
 
-/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
-function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
-  expect(command.script.name).toBe(name);
-  expect(command.script.source.endsWith(lua)).toBe(true);
-  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
-}
 
 const QUEUE_KEYS = ['orders', 'redisson_lock_queue:{orders}', 'redisson_lock_timeout:{orders}', 'redisson_lock__channel:{orders}'];
 const TAGGED_QUEUE_KEYS = [
@@ -64,11 +48,11 @@ describe('fairAcquire (acquire.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: lease, field, allowance, now, waiterTimeout, publish, message 0, hold id', (publish) => {
-    expect(fairAcquire.args(input, context(publish))).toEqual([30_000, field, 60_000, NOW, WAITER_TIMEOUT, publish, 0, hold]);
+    expect(fairAcquire.args(input, commandContext(publish))).toEqual([30_000, field, 60_000, COMMAND_NOW, WAITER_TIMEOUT, publish, 0, hold]);
   });
 
   it('ARGV of a no-wait attempt: allowance 0', () => {
-    expect(fairAcquire.args({ ...input, allowance: 0 }, context('publish'))[2]).toBe(0);
+    expect(fairAcquire.args({ ...input, allowance: 0 }, commandContext('publish'))[2]).toBe(0);
   });
 
   it.each([
@@ -95,7 +79,7 @@ describe('fairRelease (release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, hold id, field, publish, latch TTL, now, waiterTimeout', (publish) => {
-    expect(fairRelease.args(input, context(publish))).toEqual([0, hold, field, publish, LATCH_TTL, NOW, WAITER_TIMEOUT]);
+    expect(fairRelease.args(input, commandContext(publish))).toEqual([0, hold, field, publish, COMMAND_LATCH_TTL, COMMAND_NOW, WAITER_TIMEOUT]);
   });
 
   it.each([
@@ -114,7 +98,7 @@ describe('fairForceRelease (force-release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish, now, waiterTimeout', (publish) => {
-    expect(fairForceRelease.args(lock, context(publish))).toEqual([0, publish, NOW, WAITER_TIMEOUT]);
+    expect(fairForceRelease.args(lock, commandContext(publish))).toEqual([0, publish, COMMAND_NOW, WAITER_TIMEOUT]);
   });
 
   it.each([
@@ -134,7 +118,7 @@ describe('fairLeave (leave.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: field, allowance, now, waiterTimeout, publish, message 0', (publish) => {
-    expect(fairLeave.args(input, context(publish))).toEqual([field, 60_000, NOW, WAITER_TIMEOUT, publish, 0]);
+    expect(fairLeave.args(input, commandContext(publish))).toEqual([field, 60_000, COMMAND_NOW, WAITER_TIMEOUT, publish, 0]);
   });
 
   it.each([

@@ -1,27 +1,14 @@
 // The fenced lock's commands without Redis: each command's KEYS, ARGV and reply decoding against
 // the header of the .lua script it runs (issue 15).
-import type { Command, CommandContext, PublishCommand } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
+import { commandContext, expectScript } from '@deadbolt/conformance/commands';
 import { fencedAcquire } from '../src/commands/fencedAcquire.js';
 import { fencedToken } from '../src/commands/fencedToken.js';
 import acquireLua from '../src/lua/acquire.lua';
 import tokenLua from '../src/lua/token.lua';
 
-const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: 20_000, now: 1_700_000_000_000 });
 
-/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
-function declared(lua: string): { keys: number; args: number } {
-  const highest = (kind: string) =>
-    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
-  return { keys: highest('KEYS'), args: highest('ARGV') };
-}
 
-/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
-function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
-  expect(command.script.name).toBe(name);
-  expect(command.script.source.endsWith(lua)).toBe(true);
-  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
-}
 
 const BEYOND_2_53 = '12345678901234567890';
 
@@ -40,7 +27,7 @@ describe('fencedAcquire (acquire.lua)', () => {
   });
 
   it.each(['publish', 'spublish'] as const)('ARGV with %s: lease, owner field, hold id', (publish) => {
-    expect(fencedAcquire.args(input, context(publish))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
+    expect(fencedAcquire.args(input, commandContext(publish))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
   });
 
   it('decodes { token } as taken with the exact token beyond 2^53', () => {
@@ -62,7 +49,7 @@ describe('fencedToken (token.lua)', () => {
   it('KEYS: the token counter; no ARGV', () => {
     expect(fencedToken.keys({ name: 'ledger' })).toEqual(['redisson_lock_token:{ledger}']);
     expect(fencedToken.keys({ name: 'tenant:{7}:ledger' })).toEqual(['redisson_lock_token:tenant:{7}:ledger']);
-    expect(fencedToken.args({ name: 'ledger' }, context('spublish'))).toEqual([]);
+    expect(fencedToken.args({ name: 'ledger' }, commandContext('spublish'))).toEqual([]);
   });
 
   it.each([

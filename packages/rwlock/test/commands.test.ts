@@ -1,7 +1,8 @@
 // The read-write lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
-import type { Command, CommandContext, PublishCommand, ScriptArgument } from '@deadbolt/core/kit';
+import type { ScriptArgument } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
+import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
 import { readWriteForceRelease } from '../src/commands/readWriteForceRelease.js';
 import { READ_UNLOCK_MESSAGE } from '../src/commands/readWriteMessages.js';
@@ -19,24 +20,8 @@ import writeAcquireLua from '../src/lua/write-acquire.lua';
 import writeExtendLua from '../src/lua/write-extend.lua';
 import writeReleaseLua from '../src/lua/write-release.lua';
 
-const NOW = 1_700_000_000_000;
-const LATCH_TTL = 20_000;
-const context = (publish: PublishCommand): CommandContext => ({ publish, unlockLatchTtl: LATCH_TTL, now: NOW });
-const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
 
-/** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
-function declared(lua: string): { keys: number; args: number } {
-  const highest = (kind: string) =>
-    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
-  return { keys: highest('KEYS'), args: highest('ARGV') };
-}
 
-/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
-function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
-  expect(command.script.name).toBe(name);
-  expect(command.script.source.endsWith(lua)).toBe(true);
-  expect({ keys: command.keys(input).length, args: command.args(input, context('publish')).length }).toEqual(declared(lua));
-}
 
 const NAME = 'orders';
 const TAGGED = 'tenant:{7}:orders';
@@ -55,7 +40,7 @@ describe('readAcquire (read-acquire.lua)', () => {
   });
 
   it('ARGV: lease, reader field, writer field, hold id', () => {
-    expect(readAcquire.args(input, context('spublish'))).toEqual([30_000, reader, writer, hold]);
+    expect(readAcquire.args(input, commandContext('spublish'))).toEqual([30_000, reader, writer, hold]);
   });
 
   it.each([
@@ -76,7 +61,7 @@ describe('writeAcquire (write-acquire.lua)', () => {
   });
 
   it('ARGV: lease, writer field, reader field, hold id', () => {
-    expect(writeAcquire.args(input, context('publish'))).toEqual([30_000, writer, reader, hold]);
+    expect(writeAcquire.args(input, commandContext('publish'))).toEqual([30_000, writer, reader, hold]);
   });
 
   it.each([
@@ -113,13 +98,13 @@ describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', 
   it.each(releases.flatMap((release) => PUBLISH_COMMANDS.map((publish) => ({ ...release, publish }))))(
     '$label ARGV with $publish: message $message, hold id, field, publish, latch TTL',
     ({ command, field, message, publish }) => {
-      expect(command.args({ name: NAME, field, hold }, context(publish))).toEqual([message, hold, field, publish, LATCH_TTL]);
+      expect(command.args({ name: NAME, field, hold }, commandContext(publish))).toEqual([message, hold, field, publish, COMMAND_LATCH_TTL]);
     },
   );
 
   it('readRelease frees with UNLOCK_MESSAGE 0, writeRelease with READ_UNLOCK_MESSAGE 1', () => {
-    expect(readRelease.args({ name: NAME, field: reader, hold }, context('publish'))[0]).toBe(0);
-    expect(writeRelease.args({ name: NAME, field: writer, hold }, context('publish'))[0]).toBe(1);
+    expect(readRelease.args({ name: NAME, field: reader, hold }, commandContext('publish'))[0]).toBe(0);
+    expect(writeRelease.args({ name: NAME, field: writer, hold }, commandContext('publish'))[0]).toBe(1);
   });
 
   it.each(
@@ -147,7 +132,7 @@ describe('readWriteForceRelease (force-release.lua)', () => {
       ['write', 1, publish],
     ] as const),
   )('ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s', (mode, message, publish) => {
-    expect(readWriteForceRelease.args({ name: NAME, mode }, context(publish))).toEqual([mode, message, publish]);
+    expect(readWriteForceRelease.args({ name: NAME, mode }, commandContext(publish))).toEqual([mode, message, publish]);
   });
 
   it.each([
@@ -164,7 +149,7 @@ describe('writeExtend (write-extend.lua)', () => {
   it('KEYS: the lock, its hold markers; ARGV: new lease, writer field, hold id', () => {
     expect(writeExtend.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
     expect(writeExtend.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
-    expect(writeExtend.args(input, context('spublish'))).toEqual([5_000, writer, hold]);
+    expect(writeExtend.args(input, commandContext('spublish'))).toEqual([5_000, writer, hold]);
   });
 
   it.each([
@@ -192,14 +177,14 @@ describe('readWriteRenew and readExtend (renew.lua)', () => {
   it('renew KEYS[i]: the lock of hold i; ARGV: lease, then field and hold id per key', () => {
     expect(readWriteRenew.keys(batch)).toEqual(['orders', 'orders', '{orders}:other']);
     const expected: ScriptArgument[] = [30_000, writer, 'inst-1:3', reader, 'inst-1:4', reader, 'inst-1:5'];
-    expect(readWriteRenew.args(batch, context('publish'))).toEqual(expected);
+    expect(readWriteRenew.args(batch, commandContext('publish'))).toEqual(expected);
     expect(readWriteRenew.decode([1, 0, 1])).toEqual([true, false, true]);
   });
 
   it('readExtend is a batch of one: KEYS the lock, ARGV lease, reader field, hold id', () => {
     const input = { name: TAGGED, field: reader, hold, lease: 5_000 };
     expect(readExtend.keys(input)).toEqual([TAGGED]);
-    expect(readExtend.args(input, context('spublish'))).toEqual([5_000, reader, hold]);
+    expect(readExtend.args(input, commandContext('spublish'))).toEqual([5_000, reader, hold]);
   });
 
   it.each([
@@ -215,8 +200,8 @@ describe('readWriteState (state.lua)', () => {
 
   it('KEYS: the lock; ARGV: the field (or none), the asking lock', () => {
     expect(readWriteState.keys({ ...input, name: TAGGED })).toEqual([TAGGED]);
-    expect(readWriteState.args(input, context('publish'))).toEqual([reader, 'read']);
-    expect(readWriteState.args({ name: NAME, field: '', mode: 'write' }, context('publish'))).toEqual(['', 'write']);
+    expect(readWriteState.args(input, commandContext('publish'))).toEqual([reader, 'read']);
+    expect(readWriteState.args({ name: NAME, field: '', mode: 'write' }, commandContext('publish'))).toEqual(['', 'write']);
   });
 
   it.each([
