@@ -35,6 +35,12 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     expect(out).toContain('nested hold count: 2\nouter hold count: 1\njob-42 hold count: 2\nlocked after both releases: false\n');
     expect(out).toContain('release after the lease ended: LockNotHeldError\n');
   },
+  'local-handoff.ts': (out) => {
+    // With hand-offs the first three releases pass the lock on and only the last one is announced;
+    // without, every release is.
+    expect(out).toContain('cohort: tasks held it in the order 1, 2, 3, 4; releases announced to every process: 1\n');
+    expect(out).toMatch(/^strict: tasks held it in the order [1-4], [1-4], [1-4], [1-4]; releases announced to every process: 4\n/m);
+  },
   'waiting.ts': (out) => {
     expect(out).toContain('tryAcquire: null, the lock is taken\n');
     expect(out).toContain('acquire with waitTime: Timed out after 200 ms waiting for lock "orders:42"\n');

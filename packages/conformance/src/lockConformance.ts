@@ -5,6 +5,7 @@ import { useSuiteContext, type SuiteContext } from './SuiteContext.js';
 import { exclusionSuite } from './suites/exclusion.js';
 import { faultSuite } from './suites/faults.js';
 import { leaseSuite } from './suites/lease.js';
+import { localHandoffSuite } from './suites/localHandoff.js';
 import { reentrancySuite } from './suites/reentrancy.js';
 import { sharedHoldsSuite } from './suites/sharedHolds.js';
 import { waitingSuite } from './suites/waiting.js';
@@ -16,6 +17,7 @@ export const LOCK_SUITES = {
   sharedHolds: sharedHoldsSuite,
   lease: leaseSuite,
   waiting: waitingSuite,
+  localHandoff: localHandoffSuite,
   faults: faultSuite,
 } as const satisfies Record<string, (ctx: SuiteContext) => void>;
 

@@ -19,6 +19,7 @@ export { LockClient, type LockClientEvents, type LockLostEvent } from './client/
 export type { LockClientActivity } from './client/ClientRuntime.js';
 export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export type { ReplicaSyncOptions, ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
+export type { LocalHandoffOptions } from './handoff/LocalHandoffOptions.js';
 export type { LockHost } from './runtime/LockRuntime.js';
 export { Lock } from './lock/Lock.js';
 export { LockBase } from './lock/LockBase.js';

@@ -13,6 +13,8 @@ export { heldLock, type HoldDescription } from './lock/HeldLock.js';
 export { isLock } from './lock/isLock.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
+export type { Interruptible } from './pubsub/ChannelEntry.js';
+export { LocalHandoffs, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
 
 // Scripts and typed commands.
@@ -21,16 +23,18 @@ export { call, defineCommand, type Call, type Command, type CommandContext, type
 export { coreLua } from './scripts/coreScripts.js';
 export { lockCommands } from './commands/lockCommands.js';
 export { renewBatchCommand, type RenewBatchInput, type RenewCommand } from './commands/renewBatch.js';
-export type { HoldInput, LeasedHoldInput, LockInput } from './commands/inputs.js';
+export type { HandOffInput, HoldInput, LeasedHoldInput, LockInput, OwnerHold } from './commands/inputs.js';
 export type { LockStateInput } from './commands/lockState.js';
 export {
   decodeDone,
+  decodeHandOff,
   decodeLockState,
   decodeNilOrTtl,
   decodePttl,
   decodeRelease,
   heldByOther,
   type AcquireReply,
+  type HandOffReply,
   type LockState,
   type ReleaseReply,
 } from './commands/replies.js';
@@ -43,7 +47,7 @@ export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireO
 export { releaseAfter } from './lock/releaseAfter.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
 export { reserveOwner, type ReservedOwner } from './owner/generatedOwners.js';
-export { checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
+export { checkCount, checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
 
 // Adapters.
 export type { CommandArguments, ExecutorListener, ScriptArgument } from './executor/Executor.js';

@@ -6,11 +6,12 @@ import { lockAcquire } from '../src/commands/lockAcquire.js';
 import { lockCommands } from '../src/commands/lockCommands.js';
 import { lockExtend } from '../src/commands/lockExtend.js';
 import { lockForceRelease } from '../src/commands/lockForceRelease.js';
+import { lockHandOff } from '../src/commands/lockHandOff.js';
 import { lockRelease } from '../src/commands/lockRelease.js';
 import { lockState } from '../src/commands/lockState.js';
 import { UNLOCK_MESSAGE } from '../src/commands/messages.js';
 import { lockRenew, renewBatchCommand } from '../src/commands/renewBatch.js';
-import { decodeDone, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, heldByOther } from '../src/commands/replies.js';
+import { decodeDone, decodeHandOff, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, heldByOther } from '../src/commands/replies.js';
 import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
 import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../src/keys/lockKeys.js';
@@ -18,6 +19,7 @@ import { coreScripts } from '../src/scripts/coreScripts.js';
 import acquireLua from '../src/scripts/lua/lock-acquire.lua';
 import extendLua from '../src/scripts/lua/lock-extend.lua';
 import forceReleaseLua from '../src/scripts/lua/lock-force-release.lua';
+import handOffLua from '../src/scripts/lua/lock-handoff.lua';
 import releaseLua from '../src/scripts/lua/lock-release.lua';
 import renewLua from '../src/scripts/lua/lock-renew.lua';
 import stateLua from '../src/scripts/lua/lock-state.lua';
@@ -80,6 +82,35 @@ describe('lockRelease (lock-release.lua)', () => {
     [0, 'stillHeld'],
     [1, 'freed'],
   ])('decodes %j as %s', (reply, decoded) => expect(lockRelease.decode(reply)).toBe(decoded));
+});
+
+describe('lockHandOff (lock-handoff.lua)', () => {
+  const handOff = { name: 'orders', from: { field: hold.field, hold: hold.hold }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 5_000 } as const;
+
+  it('runs core/lock-handoff', () => expectScript(lockHandOff, 'core/lock-handoff', handOffLua, handOff));
+
+  it("KEYS: the lock, the releasing hold's latch, its hold markers", () => {
+    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+    expect(lockHandOff.keys({ ...handOff, name: 'tenant:{7}:orders' })).toEqual([
+      'tenant:{7}:orders',
+      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
+  });
+
+  it("ARGV: releasing field and hold, receiving field and hold, the receiver's lease, latch TTL", () => {
+    expect(lockHandOff.args(handOff, commandContext('publish'))).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 5_000, COMMAND_LATCH_TTL]);
+  });
+
+  it.each([
+    [null, { status: 'notHeld' }],
+    [0, { status: 'stillHeld' }],
+    [1, { status: 'passed', grant: null }],
+    ['1', { status: 'passed', grant: null }],
+  ])('decodes %j as %j', (reply, decoded) => {
+    expect(lockHandOff.decode(reply)).toEqual(decoded);
+    expect(decodeHandOff(reply)).toEqual(decoded);
+  });
 });
 
 describe('lockForceRelease (lock-force-release.lua)', () => {
@@ -183,7 +214,7 @@ describe('serverVersion (server-version.lua)', () => {
 
 describe('lockCommands', () => {
   it('names the reentrant lock commands', () => {
-    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, forceRelease: lockForceRelease, extend: lockExtend, state: lockState, renew: lockRenew });
+    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, handOff: lockHandOff, forceRelease: lockForceRelease, extend: lockExtend, state: lockState, renew: lockRenew });
   });
 });
 

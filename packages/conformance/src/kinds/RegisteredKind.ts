@@ -35,4 +35,9 @@ export interface SingleLockKind<Built extends ConformantLock = ConformantLock> e
    * `own`, a channel per waiter, so that a release wakes exactly the next one (the fair lock).
    */
   readonly waiterChannels: 'shared' | 'own';
+  /**
+   * Whether a release passes the lock to a waiting task of the same client in one script, without
+   * waking anyone else (the client option `localHandoff`).
+   */
+  readonly handsOffLocally: boolean;
 }

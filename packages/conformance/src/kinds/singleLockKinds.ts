@@ -15,6 +15,7 @@ export const LOCK: SingleLockKind<Lock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
+  handsOffLocally: true,
   create: (clients, name) => oneClient(clients).lock(name),
 };
 
@@ -25,6 +26,7 @@ export const FAIR_LOCK: SingleLockKind<FairLock> = {
   fair: true,
   spansDeployments: false,
   waiterChannels: 'own',
+  handsOffLocally: false,
   create: (clients, name, _role, settings = {}) =>
     new FairLock(oneClient(clients), name, settings.fairWaiterTimeout === undefined ? {} : { waiterTimeout: settings.fairWaiterTimeout }),
 };
@@ -36,6 +38,7 @@ export const FENCED_LOCK: SingleLockKind<FencedLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
+  handsOffLocally: false,
   create: (clients, name) => new FencedLock(oneClient(clients), name),
   token: (held) => {
     if (!(held instanceof FencedHeldLock)) throw new Error(`a FencedLock hold carries a token; got ${held.constructor.name}`);
@@ -53,6 +56,7 @@ export const READ_WRITE_LOCK: SingleLockKind<ReadLock | WriteLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
+  handsOffLocally: false,
   create: (clients, name, role) => {
     const lock = new ReadWriteLock(oneClient(clients), name);
     return role === 'read' ? lock.readLock() : lock.writeLock();

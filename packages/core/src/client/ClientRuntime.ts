@@ -3,6 +3,7 @@ import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { Executor } from '../executor/Executor.js';
 import { serverVersion } from '../commands/serverVersion.js';
+import { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import { newGeneratedOwner } from '../owner/generatedOwners.js';
 import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
@@ -31,6 +32,7 @@ export class ClientRuntime implements LockRuntime {
   readonly clientId: string;
   readonly watchdogTimeout: number;
   readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
+  readonly localHandoffs: LocalHandoffs | undefined;
   readonly #options: ResolvedLockClientOptions;
   readonly #executor: Executor;
   readonly #runner: ScriptRunner;
@@ -55,6 +57,7 @@ export class ClientRuntime implements LockRuntime {
     this.#renewals = new RenewalScheduler((batch) => this.run(batch), { lease: options.watchdogTimeout, isCluster: executor.isCluster, onLost });
     const sync = options.replicaSync && new ReplicaSync(executor, options.replicaSync, options.commandTimeout);
     this.confirmReplicas = sync && ((name, operation) => sync.confirm(name, operation));
+    this.localHandoffs = options.localHandoff && new LocalHandoffs(options.localHandoff);
     executor.listen({
       onMessage: (channel, message) => this.#channels.deliver(channel, message),
       onSubscriberReconnect: () => this.#channels.wakeEveryone(),

@@ -19,3 +19,21 @@ export interface LockInput {
   /** The lock's name: the Redis key of its hash. */
   readonly name: string;
 }
+
+/** One owner's hold, named by its owner field and hold id. */
+export interface OwnerHold {
+  /** The owner field, `<clientId>:<ownerId>`. */
+  readonly field: string;
+  /** The hold id, `<instance>:<n>`. */
+  readonly hold: string;
+}
+
+/** The input of a local hand-off: the hold being released, and the waiter the lock passes to. */
+export interface HandOffInput extends LockInput {
+  /** The releasing hold. */
+  readonly from: OwnerHold;
+  /** The receiver, with the hold id its new hold gets. */
+  readonly to: OwnerHold;
+  /** The receiver's lease in milliseconds. */
+  readonly lease: number;
+}

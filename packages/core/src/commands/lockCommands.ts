@@ -1,6 +1,7 @@
 import { lockAcquire } from './lockAcquire.js';
 import { lockExtend } from './lockExtend.js';
 import { lockForceRelease } from './lockForceRelease.js';
+import { lockHandOff } from './lockHandOff.js';
 import { lockRelease } from './lockRelease.js';
 import { lockRenew } from './renewBatch.js';
 import { lockState } from './lockState.js';
@@ -12,6 +13,7 @@ import { lockState } from './lockState.js';
 export const lockCommands = {
   acquire: lockAcquire,
   release: lockRelease,
+  handOff: lockHandOff,
   forceRelease: lockForceRelease,
   extend: lockExtend,
   state: lockState,

@@ -21,6 +21,19 @@ export type ReleaseReply =
   /** The hold was released and the lock freed; waiters were woken. */
   | 'freed';
 
+/**
+ * What a local hand-off replies, decoded (see `LockKind.handOff`).
+ *
+ * @typeParam Grant - what the receiver's hold learns, as in {@link AcquireReply}
+ */
+export type HandOffReply<Grant> =
+  /** The releasing hold was its owner's last, and the lock passed to the receiver. */
+  | { readonly status: 'passed'; readonly grant: Grant }
+  /** The releasing hold was released; other holds of its owner keep the lock, so nothing passed. */
+  | { readonly status: 'stillHeld' }
+  /** The releasing hold did not stand (released already, expired, force-unlocked): nothing changed. */
+  | { readonly status: 'notHeld' };
+
 /** What the query methods read of a lock, in one round trip. */
 export interface LockState {
   /** The lock's remaining TTL in milliseconds: `null` when nobody holds it, `Infinity` when it never expires. */
@@ -58,6 +71,15 @@ const TAKEN: AcquireReply<null> = Object.freeze({ status: 'taken', grant: null }
 export function decodeRelease(reply: unknown): ReleaseReply {
   return reply === null ? 'notHeld' : Number(reply) === 1 ? 'freed' : 'stillHeld';
 }
+
+/** Decodes a hand-off script's nil (not held), 0 (still held) or 1 (passed, granting nothing more). */
+export function decodeHandOff(reply: unknown): HandOffReply<null> {
+  return reply === null ? NOT_HELD : Number(reply) === 1 ? PASSED : STILL_HELD;
+}
+
+const PASSED: HandOffReply<null> = Object.freeze({ status: 'passed', grant: null });
+const STILL_HELD: HandOffReply<never> = Object.freeze({ status: 'stillHeld' });
+const NOT_HELD: HandOffReply<never> = Object.freeze({ status: 'notHeld' });
 
 /** Decodes a script's 1 (done) or 0 (nothing to do) as a boolean. */
 export function decodeDone(reply: unknown): boolean {

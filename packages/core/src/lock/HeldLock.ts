@@ -98,8 +98,10 @@ export class HeldLock implements AsyncDisposable {
   }
 
   /**
-   * Releases this hold; the owner's last hold frees the lock and wakes a waiter. Renewal stops
-   * before the release is sent, so a renewal can never outlive it.
+   * Releases this hold; the owner's last hold frees the lock and wakes a waiter, or, for a kind
+   * that hands off locally, passes the lock to a task of the same client that waits for it (the
+   * client option `localHandoff`). Renewal stops before the release is sent, so a renewal can
+   * never outlive it.
    *
    * @throws {@link LockNotHeldError} when already released, or when the lock was lost (its lease
    *   ran out or it was force-unlocked): nothing was changed in Redis.

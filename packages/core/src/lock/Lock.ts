@@ -1,6 +1,7 @@
 import { lockAcquire } from '../commands/lockAcquire.js';
 import { lockExtend } from '../commands/lockExtend.js';
 import { lockForceRelease } from '../commands/lockForceRelease.js';
+import { lockHandOff } from '../commands/lockHandOff.js';
 import { lockRelease } from '../commands/lockRelease.js';
 import { lockState } from '../commands/lockState.js';
 import { lockRenew } from '../commands/renewBatch.js';
@@ -14,9 +15,11 @@ import type { LockKind } from './LockKind.js';
 /**
  * The reentrant lock's declaration (Redisson's `RLock` layout): a hash at the name whose field
  * `<clientId>:<ownerId>` counts the owner's holds; releases announced on
- * `redisson_lock__channel:{name}`, where every waiter waits.
+ * `redisson_lock__channel:{name}`, where every waiter waits. Without a hand-off: a kind that
+ * spreads it and takes holds its own way declares its own (`lockCommands.handOff` is the plain
+ * lock's), or releases to everyone.
  */
-export function reentrantLockKind(name: string): LockKind {
+export function reentrantLockKind(name: string): Omit<LockKind, 'handOff'> {
   const channel = lockChannelName(name);
   return {
     acquire: ({ field, hold, lease }) => call(lockAcquire, { name, field, hold, lease }),
@@ -28,6 +31,15 @@ export function reentrantLockKind(name: string): LockKind {
     waitChannel: () => channel,
     held: heldLock,
   };
+}
+
+/**
+ * The plain lock's declaration: the reentrant lock's, whose releases pass the lock to a waiting
+ * task of the same client when there is one (see `LocalHandoffOptions`). Kinds built on
+ * {@link reentrantLockKind} that take holds their own way declare a hand-off of their own.
+ */
+function plainLockKind(name: string): LockKind {
+  return { ...reentrantLockKind(name), handOff: lockHandOff };
 }
 
 /**
@@ -63,6 +75,6 @@ export class Lock extends LockBase {
    * @throws `InvalidArgumentError` when `name` is not a non-empty string
    */
   constructor(client: LockHost, name: string) {
-    super(client, name, reentrantLockKind);
+    super(client, name, plainLockKind);
   }
 }

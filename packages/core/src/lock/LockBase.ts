@@ -1,5 +1,7 @@
 import { InvalidArgumentError, LockWaitTimeoutError, RedisUnavailableError } from '../errors/LockError.js';
 import type { AcquireReply, LockState } from '../commands/replies.js';
+import { HandoffReceiver, type Passed, type ReceivingLock } from '../handoff/HandoffReceiver.js';
+import type { HandoffStreak } from '../handoff/LocalHandoffs.js';
 import { ownerField } from '../keys/lockKeys.js';
 import { checkFunction, checkLockName, checkOwner } from '../options/validate.js';
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
@@ -31,6 +33,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   readonly client: LockHost;
   readonly #runtime: LockRuntime;
   readonly #kind: LockKind<Grant, Held>;
+  // What a waiter of this lock needs to be passed it by a local holder, for a kind with a hand-off.
+  readonly #receiving: ReceivingLock<Grant> | undefined;
 
   /**
    * @param client - the `LockClient` to use
@@ -43,6 +47,15 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     this.#runtime = lockRuntime(client);
     this.client = client;
     this.#kind = declare(this.name);
+    const { handOff } = this.#kind;
+    this.#receiving = handOff && {
+      runtime: this.#runtime,
+      name: this.name,
+      handOff,
+      // Receivers are enlisted by kind (its hand-off script) and name: only a lock of the same kind passes to them.
+      key: `${handOff.script.name}\n${this.name}`,
+      giveBack: (field, hold) => this.#giveBack(field, hold),
+    };
   }
 
   /**
@@ -146,14 +159,24 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const owner = options.owner ?? currentOwner(this.name) ?? runtime.newOwnerId();
     const field = ownerField(runtime.clientId, owner);
     const wait: WaitContext = { field, lease: options.leaseTime ?? runtime.watchdogTimeout, waitTime: options.waitTime };
-    let granted: Granted<Grant> | undefined;
+    let granted: Passed<Grant> | undefined;
     const undo = async () => {
       if (granted) await runtime.run(this.#kind.release(field, granted.hold)).catch(() => undefined);
     };
+    const handoffs = runtime.localHandoffs;
+    const receiver =
+      handoffs && this.#receiving && options.waitTime > 0
+        ? new HandoffReceiver(handoffs, this.#receiving, field, wait.lease, (passed) => {
+            // Passed the lock as an attempt in flight took it too: one hold is enough.
+            if (granted) this.#giveBack(field, passed.hold);
+            else granted = passed;
+          })
+        : undefined;
     let taken = false;
     try {
       taken = await waitToAcquire({
         join: (channel) => runtime.join(channel),
+        receiver,
         channel: this.#kind.waitChannel(field),
         waitTime: options.waitTime,
         signal: options.signal,
@@ -179,9 +202,10 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     return this.#held(owner, field, options.leaseTime, granted);
   }
 
-  #held(owner: string, field: string, leaseTime: number | undefined, { hold, grant, acquiredAt }: Granted<Grant>): Held {
+  #held(owner: string, field: string, leaseTime: number | undefined, { hold, grant, acquiredAt, streak }: Passed<Grant>): Held {
     const runtime = this.#runtime;
     const kind = this.#kind;
+    let releaseSent = false;
     const description: HoldDescription = {
       keepAlive: (target, onLost, at, until) => runtime.keepAlive(target, onLost, at, until),
       name: this.name,
@@ -190,14 +214,20 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
       guardLease: kind.guardsFixedLeases ?? false,
       target: { command: kind.renew, name: this.name, field: this.#holdField(field), hold },
       acquiredAt,
-      release: () => this.#release(field, hold),
+      // Only the first call may pass the lock on: after a failed hand-off its latch would tell a
+      // second receiver "passed" of a pass that went to the first.
+      release: () => {
+        const mayPass = !releaseSent;
+        releaseSent = true;
+        return this.#release(field, hold, mayPass, streak);
+      },
       extend: (lease) => runtime.run(kind.extend(field, hold, lease)),
     };
     return kind.held(description, grant);
   }
 
   // One attempt, with a hold id of its own: the hold it took, or how long to sleep (the holder's TTL).
-  async #attemptOnce(wait: WaitContext, owner: string): Promise<Granted<Grant> | number> {
+  async #attemptOnce(wait: WaitContext, owner: string): Promise<Passed<Grant> | number> {
     const attempt: AttemptContext = { ...wait, hold: this.#runtime.newHoldId() };
     const acquiredAt = performance.now();
     let reply: AcquireReply<Grant>;
@@ -220,10 +250,14 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     }
   }
 
-  // A release that changed something waits for replicas, when the client syncs them; the lock
-  // stays released on the master whatever they say.
-  async #release(field: string, hold: string): Promise<boolean> {
-    const released = (await this.#runtime.run(this.#kind.release(field, hold))) !== 'notHeld';
+  // Passes the lock to a local waiter when the kind hands off and one waits (within the run's
+  // limits), else releases it to everyone. A release that changed something waits for replicas,
+  // when the client syncs them; the lock stays released on the master whatever they say.
+  async #release(field: string, hold: string, mayPass: boolean, streak: HandoffStreak | undefined): Promise<boolean> {
+    const pass = mayPass && this.#receiving ? this.#runtime.localHandoffs?.claim(this.#receiving.key, streak) : undefined;
+    const released = pass
+      ? await pass.receiver.receiveFrom({ field, hold }, pass.streak)
+      : (await this.#runtime.run(this.#kind.release(field, hold))) !== 'notHeld';
     const confirm = this.#runtime.confirmReplicas;
     if (released && confirm) await confirm(this.name, 'release');
     return released;
@@ -270,11 +304,4 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     this.#runtime.assertOpen();
     return this.#runtime.run(this.#kind.state(holdField));
   }
-}
-
-/** A successful attempt: the hold it took, what the kind's script granted, when it was sent. */
-interface Granted<Grant> {
-  readonly hold: string;
-  readonly grant: Grant;
-  readonly acquiredAt: number;
 }

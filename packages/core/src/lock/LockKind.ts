@@ -1,6 +1,7 @@
+import type { HandOffInput } from '../commands/inputs.js';
 import type { RenewCommand } from '../commands/renewBatch.js';
-import type { AcquireReply, LockState, ReleaseReply } from '../commands/replies.js';
-import type { Call } from '../scripts/Command.js';
+import type { AcquireReply, HandOffReply, LockState, ReleaseReply } from '../commands/replies.js';
+import type { Call, Command } from '../scripts/Command.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
 
 /** What an acquisition's attempts share, passed to {@link LockKind.leave}. */
@@ -54,6 +55,15 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
    * kind that queues its waiters.
    */
   leave?(wait: WaitContext): Call<unknown>;
+  /**
+   * Releases a hold and, when it was its owner's last, passes the lock to a waiter of the same
+   * client in one step, without waking anyone else (see `LocalHandoffs`): for exclusive kinds
+   * whose waiters need not queue. Its script names the lock (`HandOffInput.name`), the releasing
+   * hold, the receiver and the receiver's lease, as its release and acquire would; a kind
+   * without it always releases to everyone. Its script also tells kinds apart: only waiters of a
+   * lock of the same name and hand-off script are passed the lock.
+   */
+  readonly handOff?: Command<HandOffInput, HandOffReply<Grant>>;
   /** The batch renewal the watchdog runs for this kind's holds. */
   readonly renew: RenewCommand;
   /** The channel a waiter with owner field `field` sleeps on. */

@@ -1,3 +1,4 @@
+import type { Receiver } from '../handoff/HandoffReceiver.js';
 import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
 
 /** Everything the wait loop needs from one lock. */
@@ -17,39 +18,76 @@ export interface AcquireLoop {
   attempt(): Promise<number | null>;
   /** Gives back an acquisition that succeeded after the wait was aborted. */
   undo(): Promise<void>;
+  /**
+   * This waiter as a holder of the same client may pass it the lock while it sleeps (a local
+   * hand-off); absent when the kind or the client does not hand off.
+   */
+  readonly receiver?: Receiver | undefined;
 }
 
 /**
  * Tries to take a lock, and waits without polling while it is held elsewhere: after a failed
  * attempt it joins the lock's channel, tries again (so a release in between is not missed), then
- * sleeps until a release message, the holder's TTL or the end of the wait, and loops.
+ * sleeps until a release message, the holder's TTL or the end of the wait, and loops. All the
+ * while, a holder of the same client may pass it the lock instead (see `LocalHandoffs`), also
+ * while an attempt is in flight.
  * Resolves `true` when taken, `false` when the wait time ran out; rejects with the signal's
  * reason when aborted, leaving nothing behind.
  */
 export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
-  const { signal } = loop;
+  const { signal, receiver } = loop;
   signal?.throwIfAborted();
   const deadline = performance.now() + loop.waitTime;
-  if ((await loop.attempt()) === null) return taken(loop);
-  if (loop.waitTime <= 0) return false;
-  signal?.throwIfAborted();
-  const subscription = await loop.join(loop.channel);
+  let subscription: ChannelSubscription | undefined;
   let woken = false;
   let acquired = false;
+  receiver?.enlist();
   try {
+    let ttl = await loop.attempt();
     for (;;) {
-      const ttl = await loop.attempt();
-      if (ttl === null) return (acquired = await taken(loop));
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) return false;
-      woken = false;
-      woken = await subscription.sleep(Math.min(ttl, remaining), signal);
+      // Passed the lock while the attempt was in flight: that counts too (and a second hold, when
+      // the attempt also took it, is given back by the receiver).
+      const passedMeanwhile = received(receiver);
+      if (ttl === null || (passedMeanwhile && (await passedMeanwhile))) return (acquired = await taken(loop));
+      if (loop.waitTime <= 0) return false;
+      if (subscription) {
+        const remaining = deadline - performance.now();
+        if (remaining <= 0) return false;
+        woken = false;
+        woken = await subscription.sleep(Math.min(ttl, remaining), signal, receiver);
+        const passed = received(receiver);
+        if (passed) {
+          // A sleep a local holder ended used up no release message.
+          woken = false;
+          if (await passed) return (acquired = await taken(loop));
+        }
+      } else {
+        signal?.throwIfAborted();
+        subscription = await loop.join(loop.channel);
+      }
+      ttl = await loop.attempt();
     }
   } finally {
+    receiver?.delist();
+    // Passed the lock as the wait ended otherwise (aborted, closed, failed): it goes back. (Passed
+    // a second hold after taking the lock: the receiver gave that one back.)
+    const passed = received(receiver, false);
+    if (passed && (await passed) && !acquired) await loop.undo();
     // A waiter that was woken for a release and leaves without the lock passes the wake on.
-    if (woken && !acquired) subscription.passWake();
-    subscription.release();
+    if (woken && !acquired) subscription?.passWake();
+    subscription?.release();
   }
+}
+
+// The outcome of a local holder's hand-off to `receiver` since it was last asked, which is taken
+// (see `HandoffReceiver.collect`) whether or not it is awaited: `undefined` when there was none;
+// resolves `false` when nothing passed (then, if `again`, the receiver is enlisted again: the
+// claim took it off the list). Never rejects.
+function received(receiver: Receiver | undefined, again = true): Promise<boolean> | undefined {
+  return receiver?.collect()?.then((passed) => {
+    if (!passed && again) receiver.enlist();
+    return passed;
+  });
 }
 
 // An abort that raced a successful attempt still wins: the caller stopped waiting, so the lock

@@ -67,6 +67,14 @@ export function checkDuration(
   return value;
 }
 
+/** A count: a whole number of at least `min`. */
+export function checkCount(value: unknown, argument: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new InvalidArgumentError(argument, `expected a whole number of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`);
+  }
+  return value;
+}
+
 /** An optional AbortSignal. */
 export function checkSignal(value: unknown, argument = 'options.signal'): AbortSignal | undefined {
   if (value === undefined) return undefined;

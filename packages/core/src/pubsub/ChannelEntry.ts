@@ -1,6 +1,11 @@
 // setTimeout fires at once for delays past 2^31 - 1 ms.
 const MAX_TIMER = 2 ** 31 - 1;
 
+/** A waiter whose sleep something else may end early: `ChannelSubscription.sleep` sets `interrupt` while it sleeps. */
+export interface Interruptible {
+  interrupt: (() => void) | undefined;
+}
+
 interface Sleeper {
   wake(): void;
   timeOut(): void;
@@ -43,8 +48,11 @@ export class ChannelEntry {
     for (const sleeper of this.#sleepers.splice(0)) sleeper.fail(error);
   }
 
-  /** Resolves `true` when woken (by a message or a kept wake), `false` when `timeout` passed. */
-  sleep(timeout: number, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Resolves `true` when woken (by a message, a kept wake, or `sleeper.interrupt()`), `false` when
+   * `timeout` passed.
+   */
+  sleep(timeout: number, signal?: AbortSignal, interruptible?: Interruptible): Promise<boolean> {
     if (this.#failed) return Promise.reject(this.#failed.error);
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#permits > 0) {
@@ -54,6 +62,7 @@ export class ChannelEntry {
     return new Promise<boolean>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
+        if (interruptible) interruptible.interrupt = undefined;
         signal?.removeEventListener('abort', onAbort);
         const index = this.#sleepers.indexOf(sleeper);
         if (index !== -1) this.#sleepers.splice(index, 1);
@@ -75,6 +84,7 @@ export class ChannelEntry {
       const onAbort = () => sleeper.fail(signal?.reason);
       const timer = timeout === Infinity ? undefined : setTimeout(sleeper.timeOut, Math.min(Math.max(timeout, 0), MAX_TIMER));
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (interruptible) interruptible.interrupt = sleeper.wake;
       this.#sleepers.push(sleeper);
     });
   }

@@ -1,6 +1,6 @@
 import { RedisUnavailableError } from '../errors/LockError.js';
 import type { Executor } from '../executor/Executor.js';
-import { ChannelEntry } from './ChannelEntry.js';
+import { ChannelEntry, type Interruptible } from './ChannelEntry.js';
 
 /** A waiter's share of a channel subscription. */
 export interface ChannelSubscription {
@@ -8,9 +8,9 @@ export interface ChannelSubscription {
    * Sleeps until a message wakes this waiter, `timeout` ms pass, or `signal` aborts (then it
    * rejects with the signal's reason). A wake that arrived while the waiter was busy is kept
    * and consumed here at once, so a release between a failed attempt and the sleep is never
-   * missed.
+   * missed. While it sleeps, `interruptible.interrupt()` wakes it too.
    */
-  sleep(timeout: number, signal?: AbortSignal): Promise<boolean>;
+  sleep(timeout: number, signal?: AbortSignal, interruptible?: Interruptible): Promise<boolean>;
   /**
    * Hands a wake this waiter received but will not use (it leaves without the lock) to the next
    * local waiter, who would otherwise sleep through a release.
@@ -89,7 +89,7 @@ export class ChannelHub {
   #share(channel: string, entry: ChannelEntry): ChannelSubscription {
     let released = false;
     return {
-      sleep: (timeout, signal) => entry.sleep(timeout, signal),
+      sleep: (timeout, signal, interruptible) => entry.sleep(timeout, signal, interruptible),
       passWake: () => entry.wakeOne(),
       release: () => {
         if (released) return;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/LockError.js';
-import { checkDuration, checkOptions } from '../options/validate.js';
+import { checkCount, checkDuration, checkOptions } from '../options/validate.js';
 
 /**
  * Replica sync: after every acquisition and release, wait until replicas have the write, so that
@@ -48,11 +48,4 @@ export function resolveReplicaSyncOptions(value: unknown): ResolvedReplicaSyncOp
     timeout: checkDuration(options.timeout, `${ARGUMENT}.timeout`, { min: 1 }),
     retries: checkCount(options.retries ?? 0, `${ARGUMENT}.retries`, 0),
   });
-}
-
-function checkCount(value: unknown, argument: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new InvalidArgumentError(argument, `expected a whole number of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`);
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
+import type { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { Call, PublishCommand } from '../scripts/Command.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
@@ -38,6 +39,11 @@ export interface LockRuntime {
    * clients that share a `clientId` on purpose never issue the same id.
    */
   newHoldId(): string;
+  /**
+   * The client's local waiters that a releasing holder may pass a lock to (`LockKind.handOff`);
+   * `undefined` when the client's `localHandoff` option is `false`.
+   */
+  readonly localHandoffs: LocalHandoffs | undefined;
   /** Joins a wait channel, shared by every local waiter on it. */
   join(channel: string): Promise<ChannelSubscription>;
   /**

@@ -2,6 +2,7 @@ import { defineScript } from './Script.js';
 import acquire from './lua/lock-acquire.lua';
 import extend from './lua/lock-extend.lua';
 import forceRelease from './lua/lock-force-release.lua';
+import handOff from './lua/lock-handoff.lua';
 import holdOnly from './lua/lock-hold.lua';
 import holdMarkers from './lua/hold-markers.lua';
 import release from './lua/lock-release.lua';
@@ -36,8 +37,9 @@ export const coreLua = {
    */
   hold,
   /**
-   * Defines the hold markers and `release_hold(lock, markers, field, hold, latch, remember,
-   * on_freed)`: one hold's release with its unlock latch.
+   * Defines the hold markers, `release_hold(lock, markers, field, hold, latch, remember,
+   * on_freed)`, one hold's release with its unlock latch, and `drop_hold(lock, markers, field,
+   * hold)`, its first step.
    */
   releaseHold,
   /**
@@ -58,6 +60,7 @@ export const coreLua = {
 export const coreScripts = {
   acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
+  handOff: defineScript('core/lock-handoff', `${releaseHold}\n${holdOnly}\n${handOff}`),
   forceRelease: defineScript('core/lock-force-release', forceRelease),
   renew: defineScript('core/lock-renew', `${holdMarkers}\n${renewBatch}\n${renew}`),
   extend: defineScript('core/lock-extend', `${holdMarkers}\n${extend}`),

@@ -1,7 +1,13 @@
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
--- Redisson's layout. A release script prepends it and says what freeing the lock announces, and
--- on which channel. Runs after unlock-latch.lua and hold-markers.lua (coreLua.releaseHold
--- carries all three).
+-- Redisson's layout, and drop_hold(), its first step, which a script that does something else
+-- with a freed lock (a local hand-off) builds on. A release script prepends it and says what
+-- freeing the lock announces, and on which channel. Runs after unlock-latch.lua and
+-- hold-markers.lua (coreLua.releaseHold carries all three).
+--
+-- drop_hold(lock, markers, field, hold)
+--   Unmarks hold `hold` of `field` and takes one off the owner's count.
+--   Returns nil when this hold does not stand (nothing changed); 0 when holds of the owner
+--   remain; 1 when it was the owner's last: its field is left at 0 for the caller to remove.
 --
 -- release_hold(lock, markers, field, hold, latch, remember, on_freed)
 --   lock      the lock hash
@@ -17,16 +23,23 @@
 -- Returns  nil when this hold does not stand (released already, expired, force-unlocked:
 --          nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
 --          while the latch remembers: the first outcome).
+local function drop_hold(lock, markers, field, hold)
+  if redis.call('hexists', lock, field) == 0 or not unmark(markers, field, hold) then
+    return nil
+  end
+  if redis.call('hincrby', lock, field, -1) > 0 then
+    return 0
+  end
+  return 1
+end
+
 local function release_hold(lock, markers, field, hold, latch, remember, on_freed)
   return with_unlock_latch(latch, remember, function()
-    if redis.call('hexists', lock, field) == 0 or not unmark(markers, field, hold) then
-      return nil
+    local dropped = drop_hold(lock, markers, field, hold)
+    if dropped == 1 then
+      redis.call('del', lock, markers)
+      on_freed()
     end
-    if redis.call('hincrby', lock, field, -1) > 0 then
-      return 0
-    end
-    redis.call('del', lock, markers)
-    on_freed()
-    return 1
+    return dropped
   end)
 end

@@ -1,0 +1,156 @@
+import type { HeldLock, LockClient } from '@deadbolt/core';
+import { lockRuntime } from '@deadbolt/core/kit';
+import { expect, it } from 'vitest';
+import type { ConformantLock } from '../kinds/index.js';
+import type { SuiteContext } from '../SuiteContext.js';
+import { eventually, sleep } from '../timing.js';
+
+/**
+ * Local hand-offs (the client option `localHandoff`), for kinds that declare one: a release passes
+ * the lock to a waiting task of the same client in one script, no publish, the hash naming the
+ * real holder; bounded so other clients get their turn; nothing leaked when the receiver gives up.
+ * Registers nothing for a kind without hand-off.
+ */
+export function localHandoffSuite(ctx: SuiteContext): void {
+  if (!ctx.subject.kind.handsOffLocally) return;
+
+  it('a release passes the lock to a sleeping task of the same client: no publish, the hash names the receiver', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass');
+    const first = await lock.acquire();
+    const waiting = lock.acquire({ waitTime: 10_000 });
+    await asleep(client);
+    const published = await publishes(ctx, lock.name);
+    await first.release();
+    const second = await waiting;
+    expect(await publishes(ctx, lock.name)).toBe(published);
+    expect(await ctx.backend().command(['HKEYS', lock.name], lock.name)).toEqual([`${client.id}:${second.owner}`]);
+    expect(await lock.holdCount(second.owner)).toBe(1);
+    expect(await lock.isHeldBy(first.owner)).toBe(false);
+    // The receiver's own lease (the watchdog's), set afresh.
+    expect(await lock.remainingTtl()).toBeGreaterThan(client.options.watchdogTimeout - 5_000);
+    await second.release();
+    expect(await lock.isLocked()).toBe(false);
+    expect(leftBehind(client)).toBe(0);
+  });
+
+  it('a receiver with a fixed lease gets exactly its lease, and its signal aborts at its end', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass-lease');
+    const first = await lock.acquire();
+    const waiting = lock.acquire({ waitTime: 10_000, leaseTime: 1_500 });
+    await asleep(client);
+    await first.release();
+    const second = await waiting;
+    const ttl = await lock.remainingTtl();
+    expect(ttl).toBeLessThanOrEqual(1_500);
+    expect(ttl).toBeGreaterThan(1_000);
+    await eventually(() => second.signal.aborted, 3_000);
+    expect(await eventually(async () => !(await lock.isLocked()), 1_000)).toBe(true);
+  });
+
+  it('a re-entered hold passes nothing: the owner keeps the lock until its last release', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass-reentered');
+    const outer = await lock.acquire();
+    const inner = await lock.acquire({ owner: outer.owner });
+    const waiting = lock.acquire({ waitTime: 10_000 });
+    await asleep(client);
+    await inner.release();
+    expect(await lock.holdCount(outer.owner)).toBe(1);
+    await sleep(100);
+    await outer.release();
+    const next = await waiting;
+    expect(await lock.holdCount(next.owner)).toBe(1);
+    await next.release();
+  });
+
+  it('after maxPasses local passes a release goes to everyone: a waiter of another client gets its turn', async () => {
+    const local = await ctx.client({ localHandoff: { maxPasses: 2 } });
+    const remote = await ctx.client();
+    const name = ctx.uniqueName('pass-bound');
+    const [localLock, remoteLock] = [ctx.lockNamed(local, name), ctx.lockNamed(remote, name)];
+    const order: string[] = [];
+    const holdThenRelease = async (label: string, held: Promise<HeldLock>) => {
+      const hold = await held;
+      order.push(label);
+      await sleep(20);
+      await hold.release();
+    };
+    const first = await localLock.acquire();
+    const remoteTurn = holdThenRelease('remote', remoteLock.acquire({ waitTime: 10_000 }));
+    await eventually(() => remote.activity().channels.length === 1);
+    const localTurns = [holdThenRelease('local 1', localLock.acquire({ waitTime: 10_000 }))];
+    await asleep(local);
+    localTurns.push(holdThenRelease('local 2', localLock.acquire({ waitTime: 10_000 })));
+    localTurns.push(holdThenRelease('local 3', localLock.acquire({ waitTime: 10_000 })));
+    await eventually(() => (lockRuntime(local).localHandoffs?.size ?? 0) === 1);
+    await sleep(100);
+    await first.release();
+    await Promise.all([remoteTurn, ...localTurns]);
+    // Two local passes, then the release goes to everyone; the remote waiter was woken with the
+    // one local waiter left and may win that race, but never waits past a third local pass.
+    expect(order.slice(0, 2)).toEqual(['local 1', 'local 2']);
+    expect(order.slice(2).sort()).toEqual(['local 3', 'remote']);
+    expect(await localLock.isLocked()).toBe(false);
+    expect(leftBehind(local)).toBe(0);
+  });
+
+  it('a receiver that gives up as the lock is passed to it leaves the lock free', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass-abort');
+    const first = await lock.acquire();
+    const controller = new AbortController();
+    const waiting = lock.acquire({ waitTime: 10_000, signal: controller.signal });
+    await asleep(client);
+    // The release claims the sleeping waiter before its first await; the abort comes right after.
+    const released = first.release();
+    controller.abort(new Error('gave up'));
+    await released;
+    await expect(waiting).rejects.toThrow('gave up');
+    expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
+    expect(client.activity()).toEqual({ renewing: 0, channels: [] });
+    expect(leftBehind(client)).toBe(0);
+  });
+
+  it('tasks of two clients hammering one lock never overlap, and every one gets it', async () => {
+    const clients = [await ctx.client(), await ctx.client({ localHandoff: { maxPasses: 3, maxMillis: 20 } })];
+    const name = ctx.uniqueName('pass-hammer');
+    const locks = clients.map((client) => ctx.lockNamed(client, name));
+    let inside = 0;
+    let overlaps = 0;
+    let acquisitions = 0;
+    const task = async (lock: ConformantLock) => {
+      for (let i = 0; i < 15; i++) {
+        const held = await lock.acquire({ waitTime: 20_000 });
+        if (++inside > 1) overlaps++;
+        await sleep(i % 3);
+        inside--;
+        acquisitions++;
+        await held.release();
+      }
+    };
+    await Promise.all(locks.flatMap((lock) => Array.from({ length: 5 }, () => task(lock))));
+    expect({ overlaps, acquisitions }).toEqual({ overlaps: 0, acquisitions: 150 });
+    expect(await locks[0]!.isLocked()).toBe(false);
+    for (const client of clients) expect(leftBehind(client)).toBe(0);
+  });
+}
+
+// Once the client's waiter sleeps on the lock's channel, where a release can pass the lock to it.
+async function asleep(client: LockClient): Promise<void> {
+  await eventually(() => client.activity().channels.length === 1);
+  await sleep(50);
+}
+
+function leftBehind(client: LockClient) {
+  return lockRuntime(client).localHandoffs?.size;
+}
+
+// How many publishes (classic and sharded) the server that owns `name` has run, scripts' included.
+async function publishes(ctx: SuiteContext, name: string): Promise<number> {
+  const stats = String(await ctx.backend().command(['INFO', 'commandstats'], name));
+  let calls = 0;
+  for (const match of stats.matchAll(/^cmdstat_s?publish:calls=(\d+)/gm)) calls += Number(match[1]);
+  return calls;
+}

@@ -1,0 +1,119 @@
+import type { HandOffInput, OwnerHold } from '../commands/inputs.js';
+import type { HandOffReply } from '../commands/replies.js';
+import { RedisUnavailableError } from '../errors/LockError.js';
+import type { LockRuntime } from '../runtime/LockRuntime.js';
+import { call, type Command } from '../scripts/Command.js';
+import type { HandoffStreak, LocalHandoffs, LocalWaiter } from './LocalHandoffs.js';
+
+/**
+ * A lock taken by a waiter: the hold it got, what the kind's script granted, when it was sent, and
+ * for a lock passed by a local holder, the run of passes it is part of.
+ */
+export interface Passed<Grant> {
+  readonly hold: string;
+  readonly grant: Grant;
+  readonly acquiredAt: number;
+  readonly streak?: HandoffStreak;
+}
+
+/** What a {@link HandoffReceiver} needs of the lock it waits for. */
+export interface ReceivingLock<Grant> {
+  readonly runtime: LockRuntime;
+  /** The lock's name. */
+  readonly name: string;
+  /** The kind's hand-off. */
+  readonly handOff: Command<HandOffInput, HandOffReply<Grant>>;
+  /** How the client's hand-offs know the lock: its kind's hand-off script and its name. */
+  readonly key: string;
+  /** Gives back hold `hold` of `field` by id, whatever came of it (does nothing if it was never taken). */
+  giveBack(field: string, hold: string): void;
+}
+
+/** A {@link HandoffReceiver} as the wait loop sees it. */
+export interface Receiver {
+  interrupt: (() => void) | undefined;
+  enlist(): void;
+  delist(): void;
+  collect(): Promise<boolean> | undefined;
+}
+
+/**
+ * One waiting acquisition that a holder of the same client may pass the lock to while it sleeps:
+ * enlisted with the client's {@link LocalHandoffs} meanwhile. The holder that claims it calls
+ * {@link HandoffReceiver.receiveFrom}, which runs the hand-off and ends the sleep; the waiter then
+ * {@link HandoffReceiver.collect}s the outcome.
+ *
+ * @typeParam Grant - what the kind's hand-off grants, as its acquire does
+ */
+export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
+  interrupt: (() => void) | undefined;
+  readonly #handoffs: LocalHandoffs;
+  readonly #lock: ReceivingLock<Grant>;
+  readonly #field: string;
+  readonly #lease: number;
+  readonly #onPassed: (passed: Passed<Grant>) => void;
+  #offer: Promise<Passed<Grant> | null> | undefined;
+
+  /**
+   * @param field - the waiter's owner field
+   * @param lease - the lease the waiter asked for, in milliseconds
+   * @param onPassed - takes a lock passed to this waiter, as a successful attempt would
+   */
+  constructor(handoffs: LocalHandoffs, lock: ReceivingLock<Grant>, field: string, lease: number, onPassed: (passed: Passed<Grant>) => void) {
+    this.#handoffs = handoffs;
+    this.#lock = lock;
+    this.#field = field;
+    this.#lease = lease;
+    this.#onPassed = onPassed;
+  }
+
+  /** Lets a release pass the lock to this waiter while it sleeps. */
+  enlist(): void {
+    this.#handoffs.enlist(this.#lock.key, this);
+  }
+
+  /** Ends what {@link HandoffReceiver.enlist} allowed. */
+  delist(): void {
+    this.#handoffs.delist(this.#lock.key, this);
+  }
+
+  /**
+   * For the holder that claimed this waiter: releases `from` and, when it was its owner's last,
+   * passes the lock to this waiter in the same script, as pass `streak` of a run, then ends the
+   * waiter's sleep. Resolves
+   * whether `from` stood, as a release does. An uncertain outcome (Redis unreachable) gives the
+   * waiter's new hold back by id, which does nothing if it was not passed, and rejects: calling
+   * the release again is safe, its latch returns the first outcome.
+   */
+  receiveFrom(from: OwnerHold, streak: HandoffStreak): Promise<boolean> {
+    const { runtime, name, handOff, giveBack } = this.#lock;
+    const to: OwnerHold = { field: this.#field, hold: runtime.newHoldId() };
+    const acquiredAt = performance.now();
+    const passing = runtime.run(call(handOff, { name, from, to, lease: this.#lease }));
+    this.#offer = passing.then(
+      (reply) => (reply.status === 'passed' ? { hold: to.hold, grant: reply.grant, acquiredAt, streak } : null),
+      (error: unknown) => {
+        if (error instanceof RedisUnavailableError) giveBack(to.field, to.hold);
+        return null;
+      },
+    );
+    this.interrupt?.();
+    return passing.then((reply) => reply.status !== 'notHeld');
+  }
+
+  /**
+   * For the waiter: `undefined` when no holder passed it the lock since the last call; else
+   * resolves `true` once it holds the lock passed to it (given to `onPassed`), `false` when
+   * nothing was passed.
+   */
+  collect(): Promise<boolean> | undefined {
+    const offer = this.#offer;
+    if (!offer) return undefined;
+    this.#offer = undefined;
+    return offer.then((passed) => {
+      if (!passed) return false;
+      this.#onPassed(passed);
+      return true;
+    });
+  }
+}
