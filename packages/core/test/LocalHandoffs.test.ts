@@ -65,11 +65,11 @@ describe('LocalHandoffs', () => {
 
 describe('localHandoff option', () => {
   it('is on by default, off with false, and takes limits', () => {
-    expect(resolveLocalHandoffOptions(undefined)).toEqual({ maxPasses: 16, maxMillis: 100 });
+    expect(resolveLocalHandoffOptions(undefined)).toEqual({ maxPasses: 8, maxMillis: 20 });
     expect(resolveLocalHandoffOptions(true)).toEqual(DEFAULT_LOCAL_HANDOFF);
     expect(resolveLocalHandoffOptions(false)).toBeUndefined();
-    expect(resolveLocalHandoffOptions({ maxPasses: 3 })).toEqual({ maxPasses: 3, maxMillis: 100 });
-    expect(resolveLocalHandoffOptions({ maxMillis: 5 })).toEqual({ maxPasses: 16, maxMillis: 5 });
+    expect(resolveLocalHandoffOptions({ maxPasses: 3 })).toEqual({ maxPasses: 3, maxMillis: 20 });
+    expect(resolveLocalHandoffOptions({ maxMillis: 5 })).toEqual({ maxPasses: 8, maxMillis: 5 });
   });
 
   it.each([

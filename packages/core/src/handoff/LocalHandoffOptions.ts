@@ -10,9 +10,9 @@ import type { LocalHandoffLimits } from './LocalHandoffs.js';
  * strict order.
  */
 export interface LocalHandoffOptions {
-  /** The most consecutive local passes of one lock. Default 16, at least 1. */
+  /** The most consecutive local passes of one lock. Default 8, at least 1. */
   maxPasses?: number;
-  /** The longest a run of local passes of one lock lasts, from its first pass. Default 100, at least 1. */
+  /** The longest a run of local passes of one lock lasts, from its first pass. Default 20, at least 1. */
   maxMillis?: number;
 }
 
@@ -20,7 +20,7 @@ const KNOWN = ['maxPasses', 'maxMillis'] as const;
 const ARGUMENT = 'options.localHandoff';
 
 /** The limits when `localHandoff` is left out. */
-export const DEFAULT_LOCAL_HANDOFF: LocalHandoffLimits = Object.freeze({ maxPasses: 16, maxMillis: 100 });
+export const DEFAULT_LOCAL_HANDOFF: LocalHandoffLimits = Object.freeze({ maxPasses: 8, maxMillis: 20 });
 
 /** Validates `options.localHandoff`; `undefined` when local hand-offs are off (`false`). */
 export function resolveLocalHandoffOptions(value: unknown): LocalHandoffLimits | undefined {
