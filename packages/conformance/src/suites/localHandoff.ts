@@ -1,5 +1,5 @@
 import type { HeldLock, LockClient } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
+import { call, holdMarkersKey, lockCommands, lockRuntime } from '@deadbolt/core/kit';
 import { expect, it } from 'vitest';
 import type { ConformantLock } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
@@ -111,6 +111,28 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
     expect(client.activity()).toEqual({ renewing: 0, channels: [] });
     expect(leftBehind(client)).toBe(0);
+  });
+
+  it('a hand-off request that arrives twice passes the lock once, within the latch and after it', async () => {
+    // A short command timeout: the release latch remembers an outcome for twice that.
+    const client = await ctx.client({ commandTimeout: 200 });
+    const lock = ctx.lock(client, 'pass-twice');
+    const held = await lock.acquire();
+    const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
+    const to = { field: `${client.id}:receiver`, hold: `${client.id}-test:1` };
+    const request = call(lockCommands.handOff, { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to, lease: 5_000 });
+    const runtime = lockRuntime(client);
+    const lockHash = () => ctx.backend().command(['HGETALL', lock.name], lock.name);
+    expect(await runtime.run(request)).toEqual({ status: 'passed', grant: null });
+    expect(await lockHash()).toEqual([to.field, '1']);
+    // Re-sent while the latch remembers: the first outcome, and nothing counted again.
+    expect(await runtime.run(request)).toEqual({ status: 'passed', grant: null });
+    expect(await lockHash()).toEqual([to.field, '1']);
+    // Re-sent after the latch: the releasing hold is gone, so nothing changes.
+    await sleep(500);
+    expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
+    expect(await lockHash()).toEqual([to.field, '1']);
+    expect(await lock.forceUnlock()).toBe(true);
   });
 
   it('tasks of two clients hammering one lock never overlap, and every one gets it', async () => {
