@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidArgumentError } from '../src/errors/LockError.js';
 import { DEFAULT_LOCAL_HANDOFF, resolveLocalHandoffOptions } from '../src/handoff/LocalHandoffOptions.js';
-import { LocalHandoffs, type HandoffStreak, type LocalWaiter } from '../src/handoff/LocalHandoffs.js';
+import { LocalHandoffs, type Claim, type HandoffStreak, type LocalWaiter } from '../src/handoff/LocalHandoffs.js';
 
 function waiter(): LocalWaiter {
   return { interrupt: undefined, receiveFrom: () => Promise.resolve(true) };
@@ -19,8 +19,8 @@ describe('LocalHandoffs', () => {
     handoffs.enlist('lock\norders', a);
     handoffs.enlist('lock\norders', b);
     handoffs.enlist('lock\ninvoices', other);
-    expect(handoffs.claim('lock\norders', undefined)?.receiver).toBe(a);
-    expect(handoffs.claim('lock\norders', undefined)?.receiver).toBe(b);
+    expect(claimed(handoffs.claim('lock\norders', undefined)).receiver).toBe(a);
+    expect(claimed(handoffs.claim('lock\norders', undefined)).receiver).toBe(b);
     expect(handoffs.claim('lock\norders', undefined)).toBeUndefined();
     expect(handoffs.claim('fenced\ninvoices', undefined)).toBeUndefined();
     expect(handoffs.size).toBe(1);
@@ -41,35 +41,72 @@ describe('LocalHandoffs', () => {
     handoffs.enlist('k', waiter());
     handoffs.enlist('k', waiter());
     handoffs.enlist('k', waiter());
-    const first = handoffs.claim('k', undefined);
-    expect(first?.streak).toEqual({ passes: 1, since: performance.now() });
-    const second = handoffs.claim('k', first?.streak);
-    expect(second?.streak.passes).toBe(2);
-    expect(handoffs.claim('k', second?.streak)).toBeUndefined();
+    const first = claimed(handoffs.claim('k', undefined));
+    expect(first.streak).toEqual({ passes: 1, since: performance.now() });
+    const second = claimed(handoffs.claim('k', first.streak));
+    expect(second.streak.passes).toBe(2);
+    expect(handoffs.claim('k', second.streak)).toBe('runEnded');
     // The release went to everyone; a holder that took the lock itself starts a new run.
-    expect(handoffs.claim('k', undefined)?.streak.passes).toBe(1);
+    expect(claimed(handoffs.claim('k', undefined)).streak.passes).toBe(1);
   });
 
   it('ends a run maxMillis after its first pass', () => {
     const handoffs = new LocalHandoffs({ maxPasses: 100, maxMillis: 50 });
     handoffs.enlist('k', waiter());
     handoffs.enlist('k', waiter());
-    const streak: HandoffStreak | undefined = handoffs.claim('k', undefined)?.streak;
+    const streak: HandoffStreak = claimed(handoffs.claim('k', undefined)).streak;
     vi.advanceTimersByTime(49);
-    expect(handoffs.claim('k', streak)?.streak.passes).toBe(2);
+    expect(claimed(handoffs.claim('k', streak)).streak.passes).toBe(2);
     handoffs.enlist('k', waiter());
     vi.advanceTimersByTime(1);
+    expect(handoffs.claim('k', streak)).toBe('runEnded');
+  });
+
+  it('a run ends only where a local waiter was left waiting', () => {
+    const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 1_000 });
+    handoffs.enlist('k', waiter());
+    const streak = claimed(handoffs.claim('k', undefined)).streak;
     expect(handoffs.claim('k', streak)).toBeUndefined();
+  });
+
+  it('after a run ended, holds off this client\'s waiters of that lock for the release\'s round trip, at most maxMillis', () => {
+    const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
+    expect(handoffs.holdOff('k')).toBe(0);
+    handoffs.stepBack('k', 2);
+    expect(handoffs.holdOff('k')).toBe(2);
+    expect(handoffs.holdOff('other')).toBe(0);
+    vi.advanceTimersByTime(1.5);
+    expect(handoffs.holdOff('k')).toBe(0.5);
+    vi.advanceTimersByTime(0.5);
+    expect(handoffs.holdOff('k')).toBe(0);
+    // A slow release round trip holds off no longer than a run may last.
+    handoffs.stepBack('k', 80);
+    expect(handoffs.holdOff('k')).toBe(5);
+  });
+
+  it('keeps only the step-backs still running', () => {
+    const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
+    for (let i = 0; i < 1_000; i++) {
+      handoffs.stepBack(`lock ${i}`, 1);
+      vi.advanceTimersByTime(2);
+    }
+    handoffs.stepBack('last', 1);
+    expect(handoffs.stepsBack).toBe(1);
   });
 });
 
+function claimed(claim: ReturnType<LocalHandoffs['claim']>): Claim {
+  if (typeof claim !== 'object') throw new Error(`expected a claim, got ${String(claim)}`);
+  return claim;
+}
+
 describe('localHandoff option', () => {
   it('is on by default, off with false, and takes limits', () => {
-    expect(resolveLocalHandoffOptions(undefined)).toEqual({ maxPasses: 8, maxMillis: 20 });
+    expect(resolveLocalHandoffOptions(undefined)).toEqual({ maxPasses: 4, maxMillis: 20 });
     expect(resolveLocalHandoffOptions(true)).toEqual(DEFAULT_LOCAL_HANDOFF);
     expect(resolveLocalHandoffOptions(false)).toBeUndefined();
     expect(resolveLocalHandoffOptions({ maxPasses: 3 })).toEqual({ maxPasses: 3, maxMillis: 20 });
-    expect(resolveLocalHandoffOptions({ maxMillis: 5 })).toEqual({ maxPasses: 8, maxMillis: 5 });
+    expect(resolveLocalHandoffOptions({ maxMillis: 5 })).toEqual({ maxPasses: 4, maxMillis: 5 });
   });
 
   it.each([

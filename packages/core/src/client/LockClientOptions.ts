@@ -38,7 +38,7 @@ export interface LockClientOptions {
    * Pass a released lock straight to another task of this client that waits for it, in the
    * release's own script, instead of waking every process (see {@link LocalHandoffOptions}).
    * `true` or an object: on, with limits; `false`: off, every release goes to everyone, as in
-   * Redisson. Default: on, at most 8 consecutive passes or 20 ms.
+   * Redisson. Default: on, at most 4 consecutive passes or 20 ms.
    */
   localHandoff?: boolean | LocalHandoffOptions;
 }

@@ -5,12 +5,13 @@ import type { LocalHandoffLimits } from './LocalHandoffs.js';
  * Local hand-offs (lock cohorting): when a holder releases a lock that another task of the same
  * client waits for, the lock passes to that task in the release's own script, with no publish and
  * no other process woken. After `maxPasses` consecutive local passes of one lock, or `maxMillis`
- * after the first, a release goes to everyone again, so that other processes and Java services
- * get their turn. Applies to `Lock` (and kinds that declare a hand-off); a fair lock keeps its
+ * after the first, a release goes to everyone again, and the client's waiters of that lock hold
+ * back for that release's round trip, so that other processes and Java services get their turn.
+ * Applies to `Lock` (and kinds that declare a hand-off); a fair lock keeps its
  * strict order.
  */
 export interface LocalHandoffOptions {
-  /** The most consecutive local passes of one lock. Default 8, at least 1. */
+  /** The most consecutive local passes of one lock. Default 4, at least 1. */
   maxPasses?: number;
   /** The longest a run of local passes of one lock lasts, from its first pass. Default 20, at least 1. */
   maxMillis?: number;
@@ -20,7 +21,7 @@ const KNOWN = ['maxPasses', 'maxMillis'] as const;
 const ARGUMENT = 'options.localHandoff';
 
 /** The limits when `localHandoff` is left out. */
-export const DEFAULT_LOCAL_HANDOFF: LocalHandoffLimits = Object.freeze({ maxPasses: 8, maxMillis: 20 });
+export const DEFAULT_LOCAL_HANDOFF: LocalHandoffLimits = Object.freeze({ maxPasses: 4, maxMillis: 20 });
 
 /** Validates `options.localHandoff`; `undefined` when local hand-offs are off (`false`). */
 export function resolveLocalHandoffOptions(value: unknown): LocalHandoffLimits | undefined {

@@ -12,6 +12,12 @@ export interface LocalWaiter {
   receiveFrom(from: OwnerHold, streak: HandoffStreak): Promise<boolean>;
 }
 
+/** A local waiter claimed by a releasing holder, and the pass it would be in its run. */
+export interface Claim {
+  readonly receiver: LocalWaiter;
+  readonly streak: HandoffStreak;
+}
+
 /** How far a client passes a lock between its own waiters before releasing it to everyone. */
 export type LocalHandoffLimits = Readonly<Required<LocalHandoffOptions>>;
 
@@ -32,11 +38,18 @@ export interface HandoffStreak {
  * services) get their turn. Waiters are passed the lock in the order they started waiting. The
  * run of passes travels with the holds ({@link HandoffStreak}), so nothing is kept per lock once
  * nobody waits.
+ *
+ * A run that reached its limits steps back: the release that ends it goes to everyone, and for
+ * about one round trip after it this client's own waiters do not try the lock (see
+ * {@link LocalHandoffs.holdOff}), so that waiters of other processes, woken by that release, take
+ * the next turn rather than the releasing process again at once.
  */
 export class LocalHandoffs {
   readonly #limits: LocalHandoffLimits;
   // Per lock (kind and name): the waiters a release may pass to, in the order they started waiting.
   readonly #waiting = new Map<string, Set<LocalWaiter>>();
+  // Per lock whose run ended: until when (`performance.now()`) this client's waiters hold off.
+  readonly #steppingBack = new Map<string, number>();
 
   constructor(limits: LocalHandoffLimits) {
     this.#limits = limits;
@@ -59,16 +72,45 @@ export class LocalHandoffs {
   /**
    * For a holder about to release lock `key`, taken by `streak`'s last pass (`undefined` when it
    * took the lock itself): the receiver to pass it to, taken off the list, and the run's next
-   * pass; `undefined` when nobody local waits for the lock or the run reached its limits (then
-   * the release goes to everyone, and the next local pass starts a new run).
+   * pass; `'runEnded'` when a local waiter waits but the run reached its limits (the release goes
+   * to everyone, then {@link LocalHandoffs.stepBack}; the next local pass starts a new run);
+   * `undefined` when nobody local waits for the lock.
    */
-  claim(key: string, streak: HandoffStreak | undefined): { readonly receiver: LocalWaiter; readonly streak: HandoffStreak } | undefined {
+  claim(key: string, streak: HandoffStreak | undefined): Claim | 'runEnded' | undefined {
     const receiver = this.#waiting.get(key)?.values().next().value;
     if (!receiver) return undefined;
     const now = performance.now();
-    if (streak && (streak.passes >= this.#limits.maxPasses || now - streak.since >= this.#limits.maxMillis)) return undefined;
+    if (streak && (streak.passes >= this.#limits.maxPasses || now - streak.since >= this.#limits.maxMillis)) return 'runEnded';
     this.delist(key, receiver);
     return { receiver, streak: streak ? { passes: streak.passes + 1, since: streak.since } : { passes: 1, since: now } };
+  }
+
+  /**
+   * After the release that ended a run of lock `key` freed it, and took `roundTrip` ms: this
+   * client's waiters hold off that long (at most `maxMillis`), the head start a waiter of another
+   * process needs to hear of the release and try. A process that nobody else contends with loses
+   * one round trip per run.
+   */
+  stepBack(key: string, roundTrip: number): void {
+    const now = performance.now();
+    // Forget the locks whose step-back is over, so that the map holds only the current ones.
+    for (const [lock, until] of this.#steppingBack) if (until <= now) this.#steppingBack.delete(lock);
+    this.#steppingBack.set(key, now + Math.min(roundTrip, this.#limits.maxMillis));
+  }
+
+  /** How long this client's waiters of lock `key` still hold off, in milliseconds: 0 when they may try. */
+  holdOff(key: string): number {
+    const until = this.#steppingBack.get(key);
+    if (until === undefined) return 0;
+    const left = until - performance.now();
+    if (left > 0) return left;
+    this.#steppingBack.delete(key);
+    return 0;
+  }
+
+  /** How many locks this client's waiters hold off from (or did until lately: forgotten lazily). */
+  get stepsBack(): number {
+    return this.#steppingBack.size;
   }
 
   /** How many locks have local waiters a release may pass to. */

@@ -172,6 +172,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
             else granted = passed;
           })
         : undefined;
+    const deadline = performance.now() + options.waitTime;
     let taken = false;
     try {
       taken = await waitToAcquire({
@@ -181,6 +182,10 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         waitTime: options.waitTime,
         signal: options.signal,
         attempt: async () => {
+          // Right after a run of local passes of this lock ended, give other processes the turn
+          // (see LocalHandoffs.stepBack): sleep as if it were held that long, if the wait allows.
+          const holdOff = receiver && handoffs && this.#receiving ? handoffs.holdOff(this.#receiving.key) : 0;
+          if (holdOff > 0 && performance.now() + holdOff < deadline) return holdOff;
           const outcome = await this.#attemptOnce(wait, owner);
           if (typeof outcome === 'number') return outcome;
           granted = outcome;
@@ -254,10 +259,19 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   // limits), else releases it to everyone. A release that changed something waits for replicas,
   // when the client syncs them; the lock stays released on the master whatever they say.
   async #release(field: string, hold: string, mayPass: boolean, streak: HandoffStreak | undefined): Promise<boolean> {
-    const pass = mayPass && this.#receiving ? this.#runtime.localHandoffs?.claim(this.#receiving.key, streak) : undefined;
-    const released = pass
-      ? await pass.receiver.receiveFrom({ field, hold }, pass.streak)
-      : (await this.#runtime.run(this.#kind.release(field, hold))) !== 'notHeld';
+    const handoffs = this.#runtime.localHandoffs;
+    const key = this.#receiving?.key;
+    const claim = mayPass && key !== undefined ? handoffs?.claim(key, streak) : undefined;
+    let released: boolean;
+    if (typeof claim === 'object') {
+      released = await claim.receiver.receiveFrom({ field, hold }, claim.streak);
+    } else {
+      const sent = performance.now();
+      const reply = await this.#runtime.run(this.#kind.release(field, hold));
+      // A run of local passes ended here: this client's waiters let the other processes go first.
+      if (claim === 'runEnded' && reply === 'freed' && key !== undefined) handoffs?.stepBack(key, performance.now() - sent);
+      released = reply !== 'notHeld';
+    }
     const confirm = this.#runtime.confirmReplicas;
     if (released && confirm) await confirm(this.name, 'release');
     return released;
