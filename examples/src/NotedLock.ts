@@ -22,15 +22,14 @@ const ACQUIRE = `
 --
 -- Returns  nil when taken or re-entered (a re-sent request counts once); otherwise the lock's
 --          remaining TTL in milliseconds (-1 when it has no expiry).
-if is_marked(KEYS[1], KEYS[2], ARGV[2], ARGV[3]) then
-  return nil
-end
-if not can_hold(KEYS[1], ARGV[2]) then
+local state = hold_state(KEYS[1], KEYS[2], ARGV[2], ARGV[3])
+if state == 'other' then
   return redis.call('pttl', KEYS[1])
 end
-local fresh = redis.call('exists', KEYS[1]) == 0
-add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
-if fresh then
+if state ~= 'counted' then
+  add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
+end
+if state == 'free' then
   redis.call('hset', KEYS[1], 'note', ARGV[4])
 end
 return nil`;

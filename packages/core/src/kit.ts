@@ -14,7 +14,7 @@ export { isLock } from './lock/isLock.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
-export { LocalHandoffs, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
+export { LocalHandoffs, type Claim, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
 
 // Scripts and typed commands.

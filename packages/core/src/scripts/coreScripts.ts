@@ -31,9 +31,9 @@ export const coreLua = {
    */
   holdMarkers,
   /**
-   * Defines the hold markers, `can_hold(lock, field)` and `add_hold(lock, markers, field, hold,
-   * lease)`: taking or re-entering a reentrant lock hash, for acquire scripts that do more than
-   * the plain lock's.
+   * Defines the hold markers, `hold_state(lock, markers, field, hold)` and `add_hold(lock,
+   * markers, field, hold, lease)`: taking or re-entering an exclusive reentrant lock hash, for
+   * acquire scripts that do more than the plain lock's.
    */
   hold,
   /**

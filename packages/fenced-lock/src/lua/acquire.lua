@@ -14,13 +14,13 @@
 --          re-sent request that had counted already draws no new token and gets the counter as
 --          it stands: only its own owner can have moved it since, by re-entering.
 --          Otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry).
-if is_marked(KEYS[1], KEYS[3], ARGV[2], ARGV[3]) then
-  return { redis.call('get', KEYS[2]) }
+local state = hold_state(KEYS[1], KEYS[3], ARGV[2], ARGV[3])
+if state == 'other' then
+  return redis.call('pttl', KEYS[1])
 end
-if can_hold(KEYS[1], ARGV[2]) then
+if state ~= 'counted' then
   -- Before the hold: a counter that is not an integer fails the script with the lock untouched.
   redis.call('incr', KEYS[2])
   add_hold(KEYS[1], KEYS[3], ARGV[2], ARGV[3], tonumber(ARGV[1]))
-  return { redis.call('get', KEYS[2]) }
 end
-return redis.call('pttl', KEYS[1])
+return { redis.call('get', KEYS[2]) }

@@ -10,11 +10,11 @@
 -- Returns  nil when the lock was taken or re-entered (the owner's hold count went up by one, or
 --          this very attempt had counted already: a re-sent request counts once);
 --          otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry).
-if is_marked(KEYS[1], KEYS[2], ARGV[2], ARGV[3]) then
-  return nil
+local state = hold_state(KEYS[1], KEYS[2], ARGV[2], ARGV[3])
+if state == 'other' then
+  return redis.call('pttl', KEYS[1])
 end
-if can_hold(KEYS[1], ARGV[2]) then
+if state ~= 'counted' then
   add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
-  return nil
 end
-return redis.call('pttl', KEYS[1])
+return nil

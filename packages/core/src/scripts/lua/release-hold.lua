@@ -5,9 +5,10 @@
 -- hold-markers.lua (coreLua.releaseHold carries all three).
 --
 -- drop_hold(lock, markers, field, hold)
---   Unmarks hold `hold` of `field` and takes one off the owner's count.
+--   Takes hold `hold` of `field` off the owner's count, and unmarks it while holds remain.
 --   Returns nil when this hold does not stand (nothing changed); 0 when holds of the owner
---   remain; 1 when it was the owner's last: its field is left at 0 for the caller to remove.
+--   remain; 1 when it was the owner's last: its field is left at 0 and its mark in place, for
+--   the caller to remove with the lock and its markers.
 --
 -- release_hold(lock, markers, field, hold, latch, remember, on_freed)
 --   lock      the lock hash
@@ -24,12 +25,15 @@
 --          nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
 --          while the latch remembers: the first outcome).
 local function drop_hold(lock, markers, field, hold)
-  if redis.call('hexists', lock, field) == 0 or not unmark(markers, field, hold) then
+  if redis.call('hexists', lock, field) == 0 or redis.call('hget', markers, hold) ~= field then
     return nil
   end
   if redis.call('hincrby', lock, field, -1) > 0 then
+    redis.call('hdel', markers, hold)
     return 0
   end
+  -- The last hold keeps its mark: removing the field deletes the lock, and every caller then
+  -- drops the markers with it (a release deletes them; a hand-off's add_hold() starts them afresh).
   return 1
 end
 
