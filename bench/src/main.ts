@@ -13,6 +13,7 @@ import { addRow, compareWithDeadbolt, participants, recordOutcome, renderMarkdow
 import { fenced, FENCED } from './scenarios/fenced.js';
 import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
 import { handoff, handoffSpec } from './scenarios/handoff.js';
+import { HELD_HANDOFFS, heldDrainMs, heldHandoffSpec } from './scenarios/heldHandoff.js';
 import { memory, memorySpec } from './scenarios/memory.js';
 import { deadboltOwnCostUs } from './scenarios/ownCost.js';
 import { parallel, PARALLEL } from './scenarios/parallel.js';
@@ -106,7 +107,7 @@ if (!smoke) {
 
 /**
  * Scenarios 3 and 4: every contender's plain lock and the fair locks, with 8 and 128 waiters, on
- * 4 worker processes; then the tables derived from them.
+ * 4 worker processes; then the tables derived from them, and the plain lock held 2 and 20 ms.
  */
 async function handoffScenarios(): Promise<void> {
   let pool = await WorkerPool.start(4);
@@ -114,7 +115,7 @@ async function handoffScenarios(): Promise<void> {
     const run = (kind: RegisteredKind, waiters: number) =>
       scenario(handoffSpec(kind, waiters, size.handoff), async (contender) => {
         try {
-          return await handoff(pool, contender, address, { kind, tasks: waiters / pool.size, ...size.handoff });
+          return await handoff(pool, contender, address, { kind, tasks: waiters / pool.size, holdMs: 0, ...size.handoff });
         } catch (error) {
           // A run that broke may have left a worker mid-job: start afresh for the next one.
           await pool.close();
@@ -125,6 +126,10 @@ async function handoffScenarios(): Promise<void> {
     // One after the other, in this order.
     const handoffs: HandoffReports = { plain8: await run(LOCK, 8), plain128: await run(LOCK, 128), fair8: await run(FAIR_LOCK, 8), fair128: await run(FAIR_LOCK, 128) };
     results.scenarios.push(costByWaiters(handoffs, CONTENDERS), fairVersusPlain(handoffs, CONTENDERS));
+    for (const { holdMs, waiters } of HELD_HANDOFFS) {
+      const drainMs = heldDrainMs(holdMs, waiters);
+      await scenario(heldHandoffSpec(holdMs, waiters), (contender) => handoff(pool, contender, address, { kind: LOCK, tasks: waiters / pool.size, holdMs, drainMs, ...size.held }));
+    }
   } finally {
     await pool.close();
   }

@@ -12,6 +12,12 @@ export interface Column {
   readonly label: string;
 }
 
+/** A figure Deadbolt is compared with each peer on, and which way is better. */
+export interface Headline {
+  readonly key: string;
+  readonly better: Better;
+}
+
 /** What a scenario is and how its table reads. */
 export interface ScenarioSpec {
   readonly id: string;
@@ -21,8 +27,8 @@ export interface ScenarioSpec {
   /** One line: what the floor is. */
   readonly floor: string;
   readonly columns: readonly Column[];
-  /** The figure Deadbolt is compared with each peer on, and which way is better. */
-  readonly headline?: { readonly key: string; readonly better: Better };
+  /** The figures Deadbolt is compared with each peer on, side by side, and which way is better. */
+  readonly headlines?: readonly Headline[];
   /** The feature a contender needs to take part; every contender takes part when absent. */
   readonly feature?: Feature;
   /** How to read the table, where a figure can mislead on its own. */
@@ -36,10 +42,10 @@ export interface Row {
   readonly driver: string;
   readonly figures: Readonly<Record<string, number>>;
   /**
-   * The headline figure of Deadbolt on the same driver over this row's, turned so that above 1
-   * means Deadbolt is ahead; absent on Deadbolt's own rows and where there is no Deadbolt row.
+   * Per headline figure (by key): Deadbolt's on the same driver over this row's, turned so that
+   * above 1 means Deadbolt is ahead; absent on Deadbolt's own rows and where there is no Deadbolt row.
    */
-  deadboltAdvantage?: number;
+  deadboltAdvantage?: Record<string, number>;
 }
 
 /** A contender that is not in a scenario's table, and why. */
@@ -109,17 +115,17 @@ export function recordOutcome(report: ScenarioReport, contender: Contender, outc
 
 /** Fills in every row's comparison with Deadbolt on the same driver. */
 export function compareWithDeadbolt(report: ScenarioReport, contenders: readonly Contender[]): void {
-  const { headline } = report;
-  if (!headline) return;
   const deadboltIds = new Set(contenders.filter(isDeadbolt).map((contender) => contender.id));
   const isOurs = (row: Row) => row.library === DEADBOLT;
   for (const row of report.rows) {
     if (isOurs(row)) continue;
     const ours = report.rows.find((candidate) => deadboltIds.has(candidate.contender) && candidate.driver === row.driver);
-    const mine = ours?.figures[headline.key];
-    const theirs = row.figures[headline.key];
-    if (mine === undefined || theirs === undefined) continue;
-    row.deadboltAdvantage = round(headline.better === 'higher' ? mine / theirs : theirs / mine);
+    for (const { key, better } of report.headlines ?? []) {
+      const mine = ours?.figures[key];
+      const theirs = row.figures[key];
+      if (mine === undefined || theirs === undefined) continue;
+      row.deadboltAdvantage = { ...row.deadboltAdvantage, [key]: round(better === 'higher' ? mine / theirs : theirs / mine) };
+    }
   }
 }
 
@@ -136,7 +142,7 @@ export function renderMarkdown(results: BenchResults): string {
     `Run ${results.date} on ${results.machine}, in ${Math.round(results.durationSeconds)} s${results.smoke ? ' (smoke run: tiny sizes, figures meaningless)' : ''}.`,
     '',
     'Every figure is also given as a ratio to a floor measured in the same run on the same client, because absolute times on a shared machine drift. ' +
-      '"Deadbolt ×" compares the headline figure of Deadbolt on the same driver with the row\'s: above 1 means Deadbolt is ahead.',
+      'Each "Deadbolt ×" column compares one headline figure of Deadbolt on the same driver with the row\'s: above 1 means Deadbolt is ahead.',
     '',
     '## Contenders',
     '',
@@ -154,18 +160,21 @@ export function renderMarkdown(results: BenchResults): string {
 }
 
 function renderScenario(scenario: ScenarioReport): string[] {
-  const compared = scenario.headline !== undefined;
-  const header = ['contender', ...scenario.columns.map((column) => column.label), ...(compared ? ['Deadbolt ×'] : [])];
+  const headlines = scenario.headlines ?? [];
+  const labelOf = (key: string) => scenario.columns.find((column) => column.key === key)?.label ?? key;
+  const header = ['contender', ...scenario.columns.map((column) => column.label), ...headlines.map(({ key }) => `Deadbolt × (${labelOf(key)})`)];
   const lines = [`## ${scenario.title}`, '', `Measures: ${scenario.measures}`, '', `Floor: ${scenario.floor}`, ''];
-  if (scenario.headline) {
-    const label = scenario.columns.find((column) => column.key === scenario.headline?.key)?.label ?? scenario.headline.key;
-    lines.push(`Compared on: ${label} (${scenario.headline.better} is better).`, '');
+  if (headlines.length > 0) {
+    lines.push(`Compared on: ${headlines.map(({ key, better }) => `${labelOf(key)} (${better} is better)`).join(', ')}.`, '');
   }
   if (scenario.rows.length > 0) {
     lines.push(`| ${header.join(' | ')} |`, `|${' --- |'.repeat(header.length)}`);
     for (const row of scenario.rows) {
       const cells = scenario.columns.map((column) => format(row.figures[column.key]));
-      const advantage = compared ? [row.deadboltAdvantage === undefined ? '—' : format(row.deadboltAdvantage)] : [];
+      const advantage = headlines.map(({ key }) => {
+        const ratio = row.deadboltAdvantage?.[key];
+        return ratio === undefined ? '—' : format(ratio);
+      });
       lines.push(`| ${[row.contender, ...cells, ...advantage].join(' | ')} |`);
     }
     lines.push('');

@@ -10,6 +10,7 @@ export const SIZES = {
     fenced: { cycles: 1_000, blocks: 6 },
     parallel: { cyclesPerTask: 10, blocks: 3 },
     handoff: { acquisitionsPerProcess: 500, maxMs: 4_000, drainMs: 2_000, idleFloorSamples: 500, leaseMs: 3_000 },
+    held: { acquisitionsPerProcess: 10_000, maxMs: 3_000, idleFloorSamples: 50, leaseMs: 3_000 },
     readWrite: { cycles: 6_400, loadMs: 5_000 },
     redlock: { cycles: 600, blocks: 3 },
     watchdog: { locks: 10_000, leaseMs: 3_000, windowMs: 4_000 },
@@ -21,6 +22,7 @@ export const SIZES = {
     fenced: { cycles: 20, blocks: 1 },
     parallel: { cyclesPerTask: 1, blocks: 1 },
     handoff: { acquisitionsPerProcess: 10, maxMs: 500, drainMs: 500, idleFloorSamples: 50, leaseMs: 1_000 },
+    held: { acquisitionsPerProcess: 1, maxMs: 200, idleFloorSamples: 10, leaseMs: 1_000 },
     readWrite: { cycles: 256, loadMs: 400 },
     redlock: { cycles: 20, blocks: 1 },
     // redlock-universal re-extends in a busy loop below a TTL of about 1.25 s: stay above.

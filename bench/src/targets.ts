@@ -67,12 +67,14 @@ function costTarget(results: BenchResults): string[] {
 
 function peerTarget(results: BenchResults): string[] {
   const behind = results.scenarios.flatMap((scenario) =>
-    scenario.rows
-      .filter((row) => row.deadboltAdvantage !== undefined && row.deadboltAdvantage < 1)
-      .map((row) => `${scenario.title} against ${row.contender} (× ${row.deadboltAdvantage})`),
+    scenario.rows.flatMap((row) =>
+      Object.entries(row.deadboltAdvantage ?? {})
+        .filter(([, ratio]) => ratio < 1)
+        .map(([key, ratio]) => `${scenario.title}, ${scenario.columns.find((column) => column.key === key)?.label ?? key}, against ${row.contender} (× ${ratio})`),
+    ),
   );
   if (behind.length === 0) return ['Every Deadbolt headline figure is ahead of every peer that offers the feature: reached.'];
-  return [`Deadbolt is behind a peer on the headline figure of (Deadbolt × below 1):\n${behind.map((line) => `  - ${line}`).join('\n')}`];
+  return [`Deadbolt is behind a peer on these headline figures (Deadbolt × below 1):\n${behind.map((line) => `  - ${line}`).join('\n')}`];
 }
 
 function find(results: BenchResults, id: string): ScenarioReport | undefined {

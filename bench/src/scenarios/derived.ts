@@ -29,7 +29,7 @@ export function costByWaiters({ plain8, plain128, fair8, fair128 }: HandoffRepor
         { key: 'roundTripsAt128', label: 'round trips/acq. at 128' },
         { key: 'roundTrips128To8', label: 'round trips 128 ÷ 8' },
       ],
-      headline: { key: 'commandsAt128', better: 'lower' },
+      headlines: [{ key: 'commandsAt128', better: 'lower' }],
     },
     contenders,
   );

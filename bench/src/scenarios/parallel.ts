@@ -12,7 +12,7 @@ export const PARALLEL: ScenarioSpec = {
   measures: 'acquisitions (acquire + release cycles) per second of 256 concurrent tasks on one client, each on a key of its own.',
   floor: 'the same 256 tasks each making two trivial EVALSHA round trips per cycle on the same client, in blocks interleaved with the lock\'s, every contender\'s blocks taking turns.',
   columns: throughputColumns('acquisition'),
-  headline: { key: 'cyclesPerSecond', better: 'higher' },
+  headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
 };
 
 const TASKS = 256;

@@ -20,7 +20,7 @@ export const REDLOCK: ScenarioSpec = {
     { key: 'p99InFloors', label: 'p99 / floor p99' },
     { key: 'roundTripsPerCycle', label: 'round trips/cycle' },
   ],
-  headline: { key: 'acquireP50Ms', better: 'lower' },
+  headlines: [{ key: 'acquireP50Ms', better: 'lower' }],
   feature: 'redlock',
 };
 

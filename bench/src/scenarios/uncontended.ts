@@ -14,7 +14,7 @@ export const UNCONTENDED: ScenarioSpec = {
   floor:
     'two EVALSHA round trips of a trivial script (`return 1`) on the same client, measured in blocks interleaved with the lock\'s blocks, and every contender\'s blocks taking turns, so that all see the same machine.',
   columns: throughputColumns('cycle'),
-  headline: { key: 'cyclesPerSecond', better: 'higher' },
+  headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
 };
 
 /** Scenario 1 for every contender together: `cycles` lock cycles each, in `blocks` blocks. */

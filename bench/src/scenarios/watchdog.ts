@@ -29,7 +29,7 @@ export function watchdogSpec(options: WatchdogOptions): ScenarioSpec {
       { key: 'clientCpuPercent', label: 'client CPU %' },
       { key: 'serverCpuPercent', label: 'server CPU %' },
     ],
-    headline: { key: 'roundTripsPerPass', better: 'lower' },
+    headlines: [{ key: 'roundTripsPerPass', better: 'lower' }],
     feature: 'autoExtend',
   };
 }

@@ -21,12 +21,12 @@ export interface Jobs {
     result: null;
   };
   /**
-   * `tasks` tasks take the prepared lock in turn with a near-zero hold, from `startAt` until the
-   * process made `acquisitions` or `stopAt` passed; then the session closes, at the latest
-   * `drainMs` after `stopAt`, however many tasks still wait (`waitingAtEnd`).
+   * `tasks` tasks take the prepared lock in turn, each holding it `holdMs` (0: a near-zero hold),
+   * from `startAt` until the process made `acquisitions` or `stopAt` passed; then the session
+   * closes, at the latest `drainMs` after `stopAt`, however many tasks still wait (`waitingAtEnd`).
    */
   handoffRun: {
-    payload: { tasks: number; acquisitions: number; startAt: number; stopAt: number; drainMs: number };
+    payload: { tasks: number; acquisitions: number; startAt: number; stopAt: number; drainMs: number; holdMs: number };
     result: { holds: Hold[]; commandsSent: number; waitingAtEnd: number };
   };
   /** `tasks` tasks on distinct keys make `cycles` lock + unlock cycles in all, sampling the heap. */

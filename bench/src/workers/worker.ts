@@ -28,7 +28,7 @@ const handlers: Handlers = {
     return null;
   },
 
-  handoffRun: async ({ tasks, acquisitions, startAt, stopAt, drainMs }) => {
+  handoffRun: async ({ tasks, acquisitions, startAt, stopAt, drainMs, holdMs }) => {
     if (!prepared) throw new Error('handoffRun before handoffPrepare');
     const { session, mutex } = prepared;
     prepared = undefined;
@@ -45,6 +45,7 @@ const handlers: Handlers = {
           const held = await mutex.acquire();
           waiting--;
           const acquired = sharedNow();
+          if (holdMs > 0) await sleep(holdMs);
           const released = sharedNow();
           await held.release();
           holds.push([asked, acquired, released]);
