@@ -47,7 +47,9 @@ export interface HandoffStreak {
 export class LocalHandoffs {
   readonly #limits: LocalHandoffLimits;
   // Per lock (kind and name): the waiters a release may pass to, in the order they started waiting.
-  readonly #waiting = new Map<string, Set<LocalWaiter>>();
+  // Mostly one (every waiting acquisition enlists, contended or not): then the waiter itself,
+  // and a set only from the second, so that an uncontended acquisition allocates no set.
+  readonly #waiting = new Map<string, LocalWaiter | Set<LocalWaiter>>();
   // Per lock whose run ended: until when (`performance.now()`) this client's waiters hold off.
   readonly #steppingBack = new Map<string, number>();
 
@@ -57,16 +59,16 @@ export class LocalHandoffs {
 
   /** Makes `receiver` one that a release of lock `key` may pass to, until {@link LocalHandoffs.delist}. */
   enlist(key: string, receiver: LocalWaiter): void {
-    let asleep = this.#waiting.get(key);
-    if (!asleep) this.#waiting.set(key, (asleep = new Set()));
-    asleep.add(receiver);
+    const asleep = this.#waiting.get(key);
+    if (asleep === undefined) this.#waiting.set(key, receiver);
+    else if (asleep instanceof Set) asleep.add(receiver);
+    else if (asleep !== receiver) this.#waiting.set(key, new Set([asleep, receiver]));
   }
 
   /** Takes `receiver` off lock `key`'s list; nothing when it is not on it. */
   delist(key: string, receiver: LocalWaiter): void {
     const asleep = this.#waiting.get(key);
-    if (!asleep?.delete(receiver) || asleep.size > 0) return;
-    this.#waiting.delete(key);
+    if (asleep === receiver || (asleep instanceof Set && asleep.delete(receiver) && asleep.size === 0)) this.#waiting.delete(key);
   }
 
   /**
@@ -77,7 +79,8 @@ export class LocalHandoffs {
    * `undefined` when nobody local waits for the lock.
    */
   claim(key: string, streak: HandoffStreak | undefined): Claim | 'runEnded' | undefined {
-    const receiver = this.#waiting.get(key)?.values().next().value;
+    const asleep = this.#waiting.get(key);
+    const receiver = asleep instanceof Set ? asleep.values().next().value : asleep;
     if (!receiver) return undefined;
     const now = performance.now();
     if (streak && (streak.passes >= this.#limits.maxPasses || now - streak.since >= this.#limits.maxMillis)) return 'runEnded';
