@@ -32,6 +32,7 @@ export {
   decodeNilOrTtl,
   decodePttl,
   decodeRelease,
+  handOffNotPassed,
   heldByOther,
   type AcquireReply,
   type HandOffReply,

@@ -1,6 +1,7 @@
 import { LockBase, type LockHost } from '@deadbolt/core';
 import { call, lockRuntime, reentrantLockKind, type LockKind } from '@deadbolt/core/kit';
 import { fencedAcquire } from './commands/fencedAcquire.js';
+import { fencedHandOff } from './commands/fencedHandOff.js';
 import { fencedToken } from './commands/fencedToken.js';
 import { FencedHeldLock } from './FencedHeldLock.js';
 import { fencingTokenKey } from './fencingTokenKey.js';
@@ -71,12 +72,14 @@ export class FencedLock extends LockBase<FencedHeldLock, bigint> {
 
 /**
  * The fenced lock's declaration: the reentrant lock's, except that each acquisition draws a token
- * from `redisson_lock_token:{name}` and returns it with the hold.
+ * from `redisson_lock_token:{name}` and returns it with the hold, and a local hand-off draws the
+ * receiver's as its acquisition would.
  */
 export function fencedLockKind(name: string): LockKind<bigint, FencedHeldLock> {
   return {
     ...reentrantLockKind(name),
     acquire: ({ field, hold, lease }) => call(fencedAcquire, { name, field, hold, lease }),
+    handOff: fencedHandOff,
     held: (hold, token) => new FencedHeldLock(hold, token),
   };
 }

@@ -3,12 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { commandContext, expectScript } from '@deadbolt/conformance/commands';
 import { fencedAcquire } from '../src/commands/fencedAcquire.js';
+import { fencedHandOff } from '../src/commands/fencedHandOff.js';
 import { fencedToken } from '../src/commands/fencedToken.js';
 import acquireLua from '../src/lua/acquire.lua';
+import handOffLua from '../src/lua/handoff.lua';
 import tokenLua from '../src/lua/token.lua';
-
-
-
 
 const BEYOND_2_53 = '12345678901234567890';
 
@@ -41,6 +40,28 @@ describe('fencedAcquire (acquire.lua)', () => {
     [4_200, { status: 'heldByOther', ttl: 4_200 }],
     [-1, { status: 'heldByOther', ttl: Infinity }],
   ])('decodes the PTTL %j as heldByOther', (reply, decoded) => expect(fencedAcquire.decode(reply)).toEqual(decoded));
+});
+
+describe('fencedHandOff (handoff.lua)', () => {
+  const input = { name: 'ledger', from: { field: 'client-1:owner-7', hold: 'inst-1:3' }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 30_000 };
+
+  it('runs fenced-lock/handoff', () => expectScript(fencedHandOff, 'fenced-lock/handoff', handOffLua, input));
+
+  it("KEYS: the lock, the releasing hold's latch, the hold markers, the token counter", () => {
+    expect(fencedHandOff.keys(input)).toEqual(['ledger', 'redisson_unlock_latch:{ledger}:inst-1:3', 'deadbolt_holds:{ledger}', 'redisson_lock_token:{ledger}']);
+  });
+
+  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the latch's TTL", (publish) => {
+    const context = commandContext(publish);
+    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.unlockLatchTtl]);
+  });
+
+  it.each([
+    [[BEYOND_2_53], { status: 'passed', grant: 12345678901234567890n }],
+    [['5'], { status: 'passed', grant: 5n }],
+    [0, { status: 'stillHeld' }],
+    [null, { status: 'notHeld' }],
+  ])('decodes %j', (reply, decoded) => expect(fencedHandOff.decode(reply)).toEqual(decoded));
 });
 
 describe('fencedToken (token.lua)', () => {

@@ -1,9 +1,11 @@
 // Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
 // across owners, clients and processes.
-import { BACKENDS, useSuiteContext } from '@deadbolt/conformance';
+import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
+import { call, holdMarkersKey, lockRuntime } from '@deadbolt/core/kit';
 import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fencedHandOff } from '../src/commands/fencedHandOff.js';
 import { ChildProcess } from './child/ChildProcess.js';
 
 describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, topology }) => {
@@ -48,6 +50,44 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     expect(await ctx.backend().command(['EXISTS', name], name)).toBe(0);
     expect(await lock.currentToken()).toBe(2n);
     expect((await lock.acquire()).token).toBe(3n);
+  });
+
+  it('a local hand-off draws the receiver a token of its own, as its acquisition would', async () => {
+    const client = await ctx.client();
+    const lock = new FencedLock(client, ctx.uniqueName('handoff'));
+    const first = await lock.acquire();
+    const waiting = lock.acquire({ waitTime: 10_000 });
+    await eventually(() => client.activity().channels.length === 1);
+    await sleep(50);
+    await first.release();
+    const second = await waiting;
+    expect(second.token).toBe(first.token + 1n);
+    expect(await lock.currentToken()).toBe(second.token);
+    // Passed, not taken afresh: the first holder's release never freed the lock.
+    expect(await ctx.backend().command(['HKEYS', lock.name], lock.name)).toEqual([`${client.id}:${second.owner}`]);
+    await second.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it('a fenced hand-off request that arrives twice passes once and draws one token', async () => {
+    const client = await ctx.client({ commandTimeout: 200 });
+    const lock = new FencedLock(client, ctx.uniqueName('handoff-twice'));
+    const held = await lock.acquire();
+    const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
+    const to = { field: `${client.id}:receiver`, hold: `${client.id}-test:1` };
+    const request = call(fencedHandOff, { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to, lease: 5_000 });
+    const runtime = lockRuntime(client);
+    const passed = { status: 'passed', grant: held.token + 1n };
+    expect(await runtime.run(request)).toEqual(passed);
+    // Re-sent while the latch remembers: the first outcome, and no token drawn again.
+    expect(await runtime.run(request)).toEqual(passed);
+    expect(await lock.currentToken()).toBe(held.token + 1n);
+    expect(await ctx.backend().command(['HGETALL', lock.name], lock.name)).toEqual([to.field, '1']);
+    // Re-sent after the latch: the releasing hold is gone, so nothing changes.
+    await sleep(500);
+    expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
+    expect(await lock.currentToken()).toBe(held.token + 1n);
+    expect(await lock.forceUnlock()).toBe(true);
   });
 
   it('tokens are exact beyond 2^53, as the 64-bit counter holds them', async () => {

@@ -38,7 +38,7 @@ export const FENCED_LOCK: SingleLockKind<FencedLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
-  handsOffLocally: false,
+  handsOffLocally: true,
   create: (clients, name) => new FencedLock(oneClient(clients), name),
   token: (held) => {
     if (!(held instanceof FencedHeldLock)) throw new Error(`a FencedLock hold carries a token; got ${held.constructor.name}`);

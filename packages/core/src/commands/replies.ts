@@ -74,7 +74,15 @@ export function decodeRelease(reply: unknown): ReleaseReply {
 
 /** Decodes a hand-off script's nil (not held), 0 (still held) or 1 (passed, granting nothing more). */
 export function decodeHandOff(reply: unknown): HandOffReply<null> {
-  return reply === null ? NOT_HELD : Number(reply) === 1 ? PASSED : STILL_HELD;
+  return Number(reply) === 1 ? PASSED : handOffNotPassed(reply);
+}
+
+/**
+ * The reply for a hand-off that passed nothing: nil (the releasing hold did not stand) or 0 (holds
+ * of its owner remain). A kind whose "passed" reply carries a grant decodes that itself.
+ */
+export function handOffNotPassed(reply: unknown): HandOffReply<never> {
+  return reply === null ? NOT_HELD : STILL_HELD;
 }
 
 const PASSED: HandOffReply<null> = Object.freeze({ status: 'passed', grant: null });

@@ -7,8 +7,8 @@ import type { LocalHandoffLimits } from './LocalHandoffs.js';
  * no other process woken. After `maxPasses` consecutive local passes of one lock, or `maxMillis`
  * after the first, a release goes to everyone again, and the client's waiters of that lock hold
  * back for that release's round trip, so that other processes and Java services get their turn.
- * Applies to `Lock` (and kinds that declare a hand-off); a fair lock keeps its
- * strict order.
+ * Applies to `Lock`, `FencedLock` and kinds that declare a hand-off; a fair lock keeps its strict
+ * order.
  */
 export interface LocalHandoffOptions {
   /** The most consecutive local passes of one lock. Default 4, at least 1. */

@@ -5,6 +5,7 @@ import forceRelease from './lua/lock-force-release.lua';
 import handOff from './lua/lock-handoff.lua';
 import holdOnly from './lua/lock-hold.lua';
 import holdMarkers from './lua/hold-markers.lua';
+import passHoldOnly from './lua/pass-hold.lua';
 import release from './lua/lock-release.lua';
 import releaseHoldOnly from './lua/release-hold.lua';
 import renew from './lua/lock-renew.lua';
@@ -17,6 +18,7 @@ import unlockLatch from './lua/unlock-latch.lua';
 // with_unlock_latch()); each fragment carries what it needs.
 const hold = `${holdMarkers}\n${holdOnly}`;
 const releaseHold = `${unlockLatch}\n${holdMarkers}\n${releaseHoldOnly}`;
+const passHold = `${releaseHold}\n${holdOnly}\n${passHoldOnly}`;
 
 /**
  * Lua fragments that lock kinds in other packages prepend to their own scripts, so that logic
@@ -43,6 +45,13 @@ export const coreLua = {
    */
   releaseHold,
   /**
+   * Defines everything {@link coreLua.hold} and {@link coreLua.releaseHold} do, and
+   * `pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)`:
+   * a local hand-off, for a kind whose hand-off does more than the plain lock's (a fenced lock
+   * draws a token in `on_passing`).
+   */
+  passHold,
+  /**
    * Defines `with_unlock_latch(latch, remember, release)`: runs a release once per request id and
    * returns its first outcome to a re-sent request. For release scripts that do not fit
    * `release_hold` (prepend the hold markers too). Already part of {@link coreLua.releaseHold}.
@@ -60,7 +69,7 @@ export const coreLua = {
 export const coreScripts = {
   acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
-  handOff: defineScript('core/lock-handoff', `${releaseHold}\n${holdOnly}\n${handOff}`),
+  handOff: defineScript('core/lock-handoff', `${passHold}\n${handOff}`),
   forceRelease: defineScript('core/lock-force-release', forceRelease),
   renew: defineScript('core/lock-renew', `${holdMarkers}\n${renewBatch}\n${renew}`),
   extend: defineScript('core/lock-extend', `${holdMarkers}\n${extend}`),

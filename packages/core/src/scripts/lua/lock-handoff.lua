@@ -1,8 +1,6 @@
 -- Releases one hold of a reentrant lock and, when it was its owner's last, passes the lock to a
--- waiter of the same client in the same step (a local hand-off): the hash then names the waiter,
--- so queries and Redisson clients see the real holder. Nothing is published and nobody else is
--- woken: other processes keep sleeping, as the lock was never free. Runs after release-hold.lua
--- and lock-hold.lua (with their fragments).
+-- waiter of the same client in the same step (a local hand-off, see pass-hold.lua).
+-- Runs after pass-hold.lua (coreLua.handOff, with its fragments).
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
@@ -16,16 +14,5 @@
 --
 -- Returns  nil when the releasing hold does not stand (nothing changed); 0 when holds of the
 --          releasing owner remain (nothing passed); 1 when the lock was passed to the receiver
---          (a request re-sent while the latch remembers: the first outcome; a plain release
---          re-sent for the same hold reads 1 too, "freed" as far as its owner is concerned).
-return with_unlock_latch(KEYS[2], ARGV[6], function()
-  local dropped = drop_hold(KEYS[1], KEYS[3], ARGV[1], ARGV[2])
-  if dropped ~= 1 then
-    return dropped
-  end
-  -- The last hold: the hash held only this owner's field, so removing it deletes the lock, and
-  -- add_hold() takes it afresh for the receiver with exactly the receiver's lease.
-  redis.call('hdel', KEYS[1], ARGV[1])
-  add_hold(KEYS[1], KEYS[3], ARGV[3], ARGV[4], tonumber(ARGV[5]))
-  return 1
-end)
+--          (a request re-sent while the latch remembers: the first outcome).
+return pass_hold(KEYS[1], KEYS[3], KEYS[2], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), function() end)

@@ -1,0 +1,38 @@
+-- A fragment, not a script: defines pass_hold(), a local hand-off: the release of one hold of an
+-- exclusive reentrant lock that, when it was its owner's last, passes the lock to a waiter of the
+-- same client in the same step. The hash then names the waiter, so queries and Redisson clients
+-- see the real holder; nothing is published and nobody else is woken, as the lock was never
+-- free. Runs after unlock-latch.lua, hold-markers.lua, release-hold.lua and lock-hold.lua
+-- (coreLua.handOff carries them all).
+--
+-- pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)
+--   lock        the lock hash
+--   markers     the lock's hold markers, deadbolt_holds:{name}
+--   latch       the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
+--   remember    how long the latch remembers the outcome, in milliseconds
+--   from        the releasing owner field, <clientId>:<ownerId>
+--   from_hold   the hold id of the acquisition being released
+--   to          the receiving owner field
+--   to_hold     the receiver's new hold id, <instance>:<n>
+--   lease       the receiver's lease in milliseconds: the lock then lives exactly this long
+--   on_passing  called when the lock passes, before the receiver's hold is added (a fenced lock
+--               draws the receiver's token there)
+--
+-- Returns  nil when the releasing hold does not stand (nothing changed); 0 when holds of the
+--          releasing owner remain (nothing passed); 1 when the lock was passed to the receiver
+--          (a request re-sent while the latch remembers: the first outcome; a plain release
+--          re-sent for the same hold reads 1 too, "freed" as far as its owner is concerned).
+local function pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)
+  return with_unlock_latch(latch, remember, function()
+    local dropped = drop_hold(lock, markers, from, from_hold)
+    if dropped ~= 1 then
+      return dropped
+    end
+    -- The last hold: the hash held only this owner's field, so removing it deletes the lock, and
+    -- add_hold() takes it afresh for the receiver with exactly the receiver's lease.
+    redis.call('hdel', lock, from)
+    on_passing()
+    add_hold(lock, markers, to, to_hold, lease)
+    return 1
+  end)
+end
