@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderBarChart, type BarChartSpec } from '../../scripts/charts/barChart.mjs';
-import type { BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
+import { headlineChartId, type BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
 import { embedCharts } from '../../scripts/charts/embed.mjs';
 import type { ReliabilityResultsJson } from '../../scripts/charts/reliabilityCharts.mjs';
 import { formatNumber } from '../../scripts/charts/svg.mjs';
@@ -142,27 +142,32 @@ describe('the results pages, from the checked-in results', () => {
     return start === -1 ? '' : page.slice(start, end === -1 ? undefined : end);
   };
 
-  it('benchmarks: one headline chart in the section of each scenario with a headline, from its figures', () => {
+  it('benchmarks: one chart per headline figure in the section of its scenario, from its figures', () => {
     const bench = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8')) as BenchResultsJson;
     const generated = resultsPage(root, 'benchmarks.md');
     const page = generated.page ?? '';
-    const withHeadline = bench.scenarios.filter((scenario) => scenario.headline !== undefined);
-    expect(withHeadline.length).toBeGreaterThan(3);
+    const headlines = bench.scenarios.flatMap((scenario) => (scenario.headlines ?? []).map((headline) => ({ scenario, headline })));
+    expect(headlines.length).toBeGreaterThan(3);
+    // Scenario 3 compares throughput and wait p99 side by side.
+    expect(bench.scenarios.find((scenario) => scenario.id === 'handoff-8')?.headlines?.map(({ key }) => key)).toEqual(
+      expect.arrayContaining(['acquisitionsPerSecond', 'waitP99Ms']),
+    );
 
-    const headlineImages = images(page).filter((file) => bench.scenarios.some((scenario) => file === `benchmarks-${scenario.id}.svg`));
-    expect(headlineImages).toEqual(withHeadline.map((scenario) => `benchmarks-${scenario.id}.svg`));
-    for (const scenario of withHeadline) {
-      const file = `benchmarks-${scenario.id}.svg`;
+    const fileOf = ({ scenario, headline }: (typeof headlines)[number]) => `${headlineChartId('benchmarks', scenario.id, headline.key)}.svg`;
+    const headlineFiles = new Set(headlines.map(fileOf));
+    expect(images(page).filter((file) => headlineFiles.has(file))).toEqual(headlines.map(fileOf));
+    for (const entry of headlines) {
+      const { scenario, headline } = entry;
+      const file = fileOf(entry);
       // In the scenario's own section, after its table.
       const own = section(page, scenario.title);
-      expect(own, scenario.id).toContain(`](./charts/${file})`);
+      expect(own, file).toContain(`](./charts/${file})`);
       expect(own.indexOf(`](./charts/${file})`)).toBeGreaterThan(own.lastIndexOf('\n| '));
       // Every contender's headline figure, as the table gives it; Deadbolt's hatched.
       const svg = generated.charts.find((chart) => chart.file === file)?.svg ?? '';
-      const key = scenario.headline?.key ?? '';
-      const rows = scenario.rows.filter((row) => row.figures[key] !== undefined);
+      const rows = scenario.rows.filter((row) => row.figures[headline.key] !== undefined);
       expect(texts(svg, 'label')).toEqual(rows.map((row) => row.contender));
-      expect(texts(svg, 'value')).toEqual(rows.map((row) => formatNumber(row.figures[key] ?? NaN)));
+      expect(texts(svg, 'value')).toEqual(rows.map((row) => formatNumber(row.figures[headline.key] ?? NaN)));
       expect(bars(svg).map((bar) => bar.fill.startsWith('url(#'))).toEqual(rows.map((row) => row.library === 'Deadbolt'));
       expect(tag(svg, 'title')).toContain(scenario.title);
     }

@@ -1,5 +1,5 @@
 // The charts of the benchmarks page, from bench/results/latest.json: every number in them is a
-// figure of that file. Per scenario with a headline figure, every contender's headline figure;
+// figure of that file. Per scenario, every contender's figure for each of its headline figures;
 // per contended handoff scenario, the handoff and wait p50 and p99 side by side; and one chart of
 // Deadbolt's figures relative to each scenario's floor.
 import { renderBarChart } from './barChart.mjs';
@@ -11,7 +11,7 @@ export interface BenchResultsJson {
     readonly id: string;
     readonly title: string;
     readonly columns: readonly { readonly key: string; readonly label: string }[];
-    readonly headline?: { readonly key: string; readonly better: 'higher' | 'lower' };
+    readonly headlines?: readonly Headline[];
     readonly rows: readonly {
       readonly contender: string;
       readonly library: string;
@@ -19,6 +19,12 @@ export interface BenchResultsJson {
       readonly figures: Readonly<Record<string, number>>;
     }[];
   }[];
+}
+
+/** A figure Deadbolt is compared with the peers on. */
+export interface Headline {
+  readonly key: string;
+  readonly better: 'higher' | 'lower';
 }
 
 type Scenario = BenchResultsJson['scenarios'][number];
@@ -42,11 +48,11 @@ const isFloorRatio = (key: string) => !key.startsWith('floor') && /Floors?\d*$/.
 
 const labelOf = (scenario: Scenario, key: string) => scenario.columns.find((column) => column.key === key)?.label ?? key;
 
-function headlineChart(page: string, scenario: Scenario, headline: NonNullable<Scenario['headline']>): Chart | undefined {
+function headlineChart(page: string, scenario: Scenario, headline: Headline): Chart | undefined {
   const rows = scenario.rows.filter((row) => row.figures[headline.key] !== undefined);
   if (rows.length === 0) return undefined;
   const label = labelOf(scenario, headline.key);
-  const id = `${page}-${slug(scenario.id)}`;
+  const id = headlineChartId(page, scenario.id, headline.key);
   return {
     file: `${id}.svg`,
     section: scenario.title,
@@ -122,10 +128,15 @@ function floorRatioChart(page: string, scenarios: readonly Scenario[]): Chart | 
   };
 }
 
+/** The id (and file name, with `.svg`) of the chart of one headline figure of a scenario. */
+export function headlineChartId(page: string, scenarioId: string, key: string): string {
+  return `${page}-${slug(scenarioId)}-${slug(key)}`;
+}
+
 /** Every chart of the benchmarks page; `page` (the page's name) starts their file names. */
 export function benchmarkCharts(results: BenchResultsJson, page = 'benchmarks'): Chart[] {
   const perScenario = results.scenarios.flatMap((scenario) => [
-    scenario.headline === undefined ? undefined : headlineChart(page, scenario, scenario.headline),
+    ...(scenario.headlines ?? []).map((headline) => headlineChart(page, scenario, headline)),
     ...(isHandoff(scenario) ? PERCENTILE_PAIRS.map((name) => percentileChart(page, scenario, name)) : []),
   ]);
   return [floorRatioChart(page, results.scenarios), ...perScenario].filter((chart): chart is Chart => chart !== undefined);
