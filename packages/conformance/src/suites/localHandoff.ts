@@ -1,9 +1,11 @@
 import type { HeldLock, LockClient } from '@deadbolt/core';
 import { call, holdMarkersKey, lockCommands, lockRuntime } from '@deadbolt/core/kit';
+import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { ConformantLock } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep } from '../timing.js';
+import { clientState, handoffPlans, runPlan } from './handoffPlans.js';
 
 /**
  * Local hand-offs (the client option `localHandoff`), for kinds that declare one: a release passes
@@ -134,6 +136,26 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     expect(await lockHash()).toEqual([to.field, '1']);
     expect(await lock.forceUnlock()).toBe(true);
   });
+
+  it('random plans of tasks on two clients (owners generated and named, leases, re-entries, waits given up) never overlap, count every hold and leave nothing behind; FC_SEED replays a run', async () => {
+    const clients = [await ctx.client({ localHandoff: { maxPasses: 2, maxMillis: 10 } }), await ctx.client({ localHandoff: { maxPasses: 4, maxMillis: 20 } })];
+    const seed = process.env['FC_SEED'];
+    let acquired = 0;
+    await fc.assert(
+      fc.asyncProperty(handoffPlans(clients.length), async (plan) => {
+        const name = ctx.uniqueName('pass-plan');
+        const locks = clients.map((client) => ctx.lockNamed(client, name));
+        const outcome = await runPlan(plan, locks, clients);
+        acquired += outcome.acquired;
+        expect({ overlaps: outcome.overlaps, wrongCounts: outcome.wrongCounts }).toEqual({ overlaps: 0, wrongCounts: 0 });
+        expect(await eventually(async () => !(await locks[0]!.isLocked()), 2_000)).toBe(true);
+        const idle = { waiting: 0, activity: { renewing: 0, channels: [] } };
+        for (const client of clients) expect(await eventually(() => JSON.stringify(clientState(client)) === JSON.stringify(idle), 2_000)).toBe(true);
+      }),
+      { numRuns: Number(process.env['MODEL_RUNS'] ?? 6), endOnFailure: true, ...(seed ? { seed: Number(seed) } : {}) },
+    );
+    expect(acquired).toBeGreaterThan(0);
+  }, 120_000);
 
   it('tasks of two clients hammering one lock never overlap, and every one gets it', async () => {
     const clients = [await ctx.client(), await ctx.client({ localHandoff: { maxPasses: 3, maxMillis: 20 } })];

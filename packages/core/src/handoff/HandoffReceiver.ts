@@ -33,7 +33,7 @@ export interface ReceivingLock<Grant> {
 export interface Receiver {
   interrupt: (() => void) | undefined;
   enlist(): void;
-  delist(): void;
+  close(): void;
   collect(): Promise<boolean> | undefined;
 }
 
@@ -53,6 +53,7 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
   readonly #lease: number;
   readonly #onPassed: (passed: Passed<Grant>) => void;
   #offer: Promise<Passed<Grant> | null> | undefined;
+  #closed = false;
 
   /**
    * @param field - the waiter's owner field
@@ -67,13 +68,18 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
     this.#onPassed = onPassed;
   }
 
-  /** Lets a release pass the lock to this waiter while it sleeps. */
+  /**
+   * Lets a release pass the lock to this waiter while it sleeps; nothing once the wait ended
+   * ({@link HandoffReceiver.close}): a pass that came to nothing re-enlists the waiter, and may
+   * settle after the wait ended otherwise.
+   */
   enlist(): void {
-    this.#handoffs.enlist(this.#lock.key, this);
+    if (!this.#closed) this.#handoffs.enlist(this.#lock.key, this);
   }
 
-  /** Ends what {@link HandoffReceiver.enlist} allowed. */
-  delist(): void {
+  /** The wait ended: no release passes the lock to this waiter any more. */
+  close(): void {
+    this.#closed = true;
     this.#handoffs.delist(this.#lock.key, this);
   }
 

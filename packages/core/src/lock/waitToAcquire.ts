@@ -68,7 +68,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
       ttl = await loop.attempt();
     }
   } finally {
-    receiver?.delist();
+    receiver?.close();
     // Passed the lock as the wait ended otherwise (aborted, closed, failed): it goes back. (Passed
     // a second hold after taking the lock: the receiver gave that one back.)
     const passed = received(receiver, false);
