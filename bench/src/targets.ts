@@ -1,5 +1,6 @@
 // The issue's targets, checked against one run's figures: each line says whether it was reached,
 // and with the run's own numbers why not.
+import { lockCommands, type Command } from '@deadbolt/core/kit';
 import { DEADBOLT } from './contenders/deadbolt.js';
 import type { BenchResults, Row, ScenarioReport } from './report.js';
 import { round } from './stats.js';
@@ -20,6 +21,13 @@ export function checkTargets(results: BenchResults, inputs: TargetInputs): strin
   return [...uncontendedTarget(results, inputs), ...handoffTarget(results), ...costTarget(results), ...peerTarget(results)];
 }
 
+// What an uncontended cycle sends besides the script's SHA and key count: the acquire's and the
+// release's keys and arguments, as the plain lock's commands build them.
+const SAMPLE_HOLD = { name: 'orders', field: 'client:owner', hold: 'instance:1' };
+const SAMPLE_CONTEXT = { publish: 'publish', unlockLatchTtl: 1, now: 0 } as const;
+const sent = <Input>(command: Command<Input, unknown>, input: Input) => command.keys(input).length + command.args(input, SAMPLE_CONTEXT).length;
+const CYCLE_KEYS_AND_ARGUMENTS = sent(lockCommands.acquire, { ...SAMPLE_HOLD, lease: 1 }) + sent(lockCommands.release, SAMPLE_HOLD);
+
 function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): string[] {
   return deadboltRows(find(results, 'uncontended')).map(({ contender, figures }) => {
     const ratio = figures['ratioToFloor'] ?? Number.NaN;
@@ -29,8 +37,8 @@ function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): 
     const server = (figures['serverCpuUsPerCycle'] ?? Number.NaN) - (figures['floorServerCpuUsPerCycle'] ?? Number.NaN);
     return (
       `${head}: not reached. Per cycle Deadbolt costs ${round(client)} µs more client CPU and ${round(server)} µs more server CPU than the floor's two round trips. ` +
-      `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest of the client's is the driver and the kernel sending two larger commands (11 more keys and arguments) and reading their replies, ` +
-      'and the server\'s is redis-server running two Lua scripts of 3 and 6 commands (the release writes an unlock latch key, which makes a re-sent release harmless, and publishes to wake waiters) where the floor runs `return 1`.'
+      `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest of the client's is the driver and the kernel sending two larger commands (${CYCLE_KEYS_AND_ARGUMENTS} keys and arguments, where the floor sends none) and reading their replies, ` +
+      `and the server's is redis-server running ${round(figures['commandsPerCycle'] ?? Number.NaN)} commands per cycle (the two scripts and the commands they call: hold markers that make a re-sent request count once, an unlock latch that makes a re-sent release harmless, a publish to wake waiters) where the floor runs ${round(figures['floorCommandsPerCycle'] ?? Number.NaN)}.`
     );
   });
 }

@@ -17,6 +17,8 @@ export function throughputColumns(unit: string): Column[] {
     { key: 'floorClientCpuUsPerCycle', label: 'floor client CPU µs' },
     { key: 'serverCpuUsPerCycle', label: `server CPU µs/${unit}` },
     { key: 'floorServerCpuUsPerCycle', label: 'floor server CPU µs' },
+    { key: 'commandsPerCycle', label: `Redis commands/${unit}` },
+    { key: 'floorCommandsPerCycle', label: 'floor Redis commands' },
   ];
 }
 
@@ -70,5 +72,7 @@ function figures(lock: Measured, floor: Measured, sent: number, cycles: number):
     floorClientCpuUsPerCycle: perCycle(floor.clientCpuMs),
     serverCpuUsPerCycle: perCycle(lock.server.cpuMs),
     floorServerCpuUsPerCycle: perCycle(floor.server.cpuMs),
+    commandsPerCycle: lock.server.commands / cycles,
+    floorCommandsPerCycle: floor.server.commands / cycles,
   };
 }

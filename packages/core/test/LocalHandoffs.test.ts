@@ -70,28 +70,43 @@ describe('LocalHandoffs', () => {
     expect(handoffs.claim('k', streak)).toBeUndefined();
   });
 
-  it('after a run ended, holds off this client\'s waiters of that lock for the release\'s round trip, at most maxMillis', () => {
+  it('holds off this client\'s waiters of a lock from before the run-ending release is sent until one round trip after its reply', () => {
     const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
     expect(handoffs.holdOff('k')).toBe(0);
-    handoffs.stepBack('k', 2);
+    // No round trip measured yet: two of 1 ms guessed.
+    const sent = handoffs.beginStepBack('k');
     expect(handoffs.holdOff('k')).toBe(2);
     expect(handoffs.holdOff('other')).toBe(0);
     vi.advanceTimersByTime(1.5);
-    expect(handoffs.holdOff('k')).toBe(0.5);
-    vi.advanceTimersByTime(0.5);
+    handoffs.endStepBack('k', sent, true);
+    expect(handoffs.holdOff('k')).toBe(1.5);
+    vi.advanceTimersByTime(1.5);
     expect(handoffs.holdOff('k')).toBe(0);
-    // A slow release round trip holds off no longer than a run may last.
-    handoffs.stepBack('k', 80);
+    // The next guess is two of the last round trip, at most maxMillis.
+    handoffs.beginStepBack('k');
+    expect(handoffs.holdOff('k')).toBe(3);
+    vi.advanceTimersByTime(4);
+    handoffs.endStepBack('k', performance.now() - 4, true);
+    expect(handoffs.holdOff('k')).toBe(4);
+    handoffs.beginStepBack('k');
     expect(handoffs.holdOff('k')).toBe(5);
+  });
+
+  it('a run-ending release that did not free the lock (or failed) holds nobody off', () => {
+    const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
+    const sent = handoffs.beginStepBack('k');
+    handoffs.endStepBack('k', sent, false);
+    expect(handoffs.holdOff('k')).toBe(0);
+    expect(handoffs.stepsBack).toBe(0);
   });
 
   it('keeps only the step-backs still running', () => {
     const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
     for (let i = 0; i < 1_000; i++) {
-      handoffs.stepBack(`lock ${i}`, 1);
-      vi.advanceTimersByTime(2);
+      handoffs.endStepBack(`lock ${i}`, handoffs.beginStepBack(`lock ${i}`), true);
+      vi.advanceTimersByTime(3);
     }
-    handoffs.stepBack('last', 1);
+    handoffs.beginStepBack('last');
     expect(handoffs.stepsBack).toBe(1);
   });
 });

@@ -90,6 +90,20 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     expect(await lock.forceUnlock()).toBe(true);
   });
 
+  it('a counter that is not an integer fails a hand-off and leaves the lock with its holder', async () => {
+    const client = await ctx.client();
+    const lock = new FencedLock(client, ctx.uniqueName('handoff-corrupt'));
+    const held = await lock.acquire();
+    const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
+    await ctx.backend().command(['SET', lock.tokenKey, 'not a number'], lock.tokenKey);
+    const request = call(fencedHandOff, { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to: { field: `${client.id}:receiver`, hold: `${client.id}-test:2` }, lease: 5_000 });
+    await expect(lockRuntime(client).run(request)).rejects.toThrow(/not an integer/);
+    expect(await lock.isHeldBy(held.owner)).toBe(true);
+    await ctx.backend().command(['SET', lock.tokenKey, String(held.token)], lock.tokenKey);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
   it('tokens are exact beyond 2^53, as the 64-bit counter holds them', async () => {
     const client = await ctx.client();
     const lock = new FencedLock(client, ctx.uniqueName('big'));

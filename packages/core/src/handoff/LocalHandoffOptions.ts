@@ -6,9 +6,9 @@ import type { LocalHandoffLimits } from './LocalHandoffs.js';
  * client waits for, the lock passes to that task in the release's own script, with no publish and
  * no other process woken. After `maxPasses` consecutive local passes of one lock, or `maxMillis`
  * after the first, a release goes to everyone again, and the client's waiters of that lock hold
- * back for that release's round trip, so that other processes and Java services get their turn.
- * Applies to `Lock`, `FencedLock` and kinds that declare a hand-off; a fair lock keeps its strict
- * order.
+ * back until one round trip after that release's reply, so that other processes and Java
+ * services get their turn. Applies to `Lock`, `FencedLock` and kinds that declare a hand-off; a
+ * fair lock keeps its strict order.
  */
 export interface LocalHandoffOptions {
   /** The most consecutive local passes of one lock. Default 4, at least 1. */

@@ -39,10 +39,10 @@ export interface HandoffStreak {
  * run of passes travels with the holds ({@link HandoffStreak}), so nothing is kept per lock once
  * nobody waits.
  *
- * A run that reached its limits steps back: the release that ends it goes to everyone, and for
- * about one round trip after it this client's own waiters do not try the lock (see
- * {@link LocalHandoffs.holdOff}), so that waiters of other processes, woken by that release, take
- * the next turn rather than the releasing process again at once.
+ * A run that reached its limits steps back: the release that ends it goes to everyone, and from
+ * its sending until one round trip after its reply this client's own waiters do not try the lock
+ * (see {@link LocalHandoffs.holdOff}), so that waiters of other processes, woken by that release,
+ * take the next turn rather than the releasing process again at once.
  */
 export class LocalHandoffs {
   readonly #limits: LocalHandoffLimits;
@@ -52,6 +52,9 @@ export class LocalHandoffs {
   readonly #waiting = new Map<string, LocalWaiter | Set<LocalWaiter>>();
   // Per lock whose run ended: until when (`performance.now()`) this client's waiters hold off.
   readonly #steppingBack = new Map<string, number>();
+  // The round trip of the last release that ended a run, in milliseconds: how long the next
+  // step-back is first guessed to need.
+  #roundTrip = 1;
 
   constructor(limits: LocalHandoffLimits) {
     this.#limits = limits;
@@ -75,7 +78,7 @@ export class LocalHandoffs {
    * For a holder about to release lock `key`, taken by `streak`'s last pass (`undefined` when it
    * took the lock itself): the receiver to pass it to, taken off the list, and the run's next
    * pass; `'runEnded'` when a local waiter waits but the run reached its limits (the release goes
-   * to everyone, then {@link LocalHandoffs.stepBack}; the next local pass starts a new run);
+   * to everyone, see {@link LocalHandoffs.beginStepBack}; the next local pass starts a new run);
    * `undefined` when nobody local waits for the lock.
    */
   claim(key: string, streak: HandoffStreak | undefined): Claim | 'runEnded' | undefined {
@@ -89,16 +92,30 @@ export class LocalHandoffs {
   }
 
   /**
-   * After the release that ended a run of lock `key` freed it, and took `roundTrip` ms: this
-   * client's waiters hold off that long (at most `maxMillis`), the head start a waiter of another
-   * process needs to hear of the release and try. A process that nobody else contends with loses
-   * one round trip per run.
+   * Before the release that ends a run of lock `key` is sent: this client's waiters hold off from
+   * now for two round trips (the last such release's), at most `maxMillis`: the release's own, and
+   * the head start a waiter of another process needs to hear of it and try. Its publish may wake
+   * them before its reply comes back, so the hold-off starts here. Returns when it started.
    */
-  stepBack(key: string, roundTrip: number): void {
+  beginStepBack(key: string): number {
     const now = performance.now();
     // Forget the locks whose step-back is over, so that the map holds only the current ones.
     for (const [lock, until] of this.#steppingBack) if (until <= now) this.#steppingBack.delete(lock);
-    this.#steppingBack.set(key, now + Math.min(roundTrip, this.#limits.maxMillis));
+    this.#steppingBack.set(key, now + Math.min(2 * this.#roundTrip, this.#limits.maxMillis));
+    return now;
+  }
+
+  /**
+   * The release of lock `key` sent at `sent` came back (or failed): if it `freed` the lock, the
+   * hold-off lasts one more round trip, this one's, from now; if not (the owner still holds it,
+   * or the release failed), it ends. A process that nobody else contends with loses about two
+   * round trips per run.
+   */
+  endStepBack(key: string, sent: number, freed: boolean): void {
+    const now = performance.now();
+    this.#roundTrip = now - sent;
+    if (freed) this.#steppingBack.set(key, now + Math.min(this.#roundTrip, this.#limits.maxMillis));
+    else this.#steppingBack.delete(key);
   }
 
   /** How long this client's waiters of lock `key` still hold off, in milliseconds: 0 when they may try. */

@@ -172,7 +172,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
             else granted = passed;
           })
         : undefined;
-    const deadline = performance.now() + options.waitTime;
+    const key = this.#receiving?.key;
     let taken = false;
     try {
       taken = await waitToAcquire({
@@ -181,11 +181,9 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         channel: this.#kind.waitChannel(field),
         waitTime: options.waitTime,
         signal: options.signal,
+        // Right after a run of local passes of this lock ended, other processes take the turn.
+        holdOff: receiver && handoffs && key !== undefined ? () => handoffs.holdOff(key) : undefined,
         attempt: async () => {
-          // Right after a run of local passes of this lock ended, give other processes the turn
-          // (see LocalHandoffs.stepBack): sleep as if it were held that long, if the wait allows.
-          const holdOff = receiver && handoffs && this.#receiving ? handoffs.holdOff(this.#receiving.key) : 0;
-          if (holdOff > 0 && performance.now() + holdOff < deadline) return holdOff;
           const outcome = await this.#attemptOnce(wait, owner);
           if (typeof outcome === 'number') return outcome;
           granted = outcome;
@@ -265,12 +263,20 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     let released: boolean;
     if (typeof claim === 'object') {
       released = await claim.receiver.receiveFrom({ field, hold }, claim.streak);
+    } else if (claim === 'runEnded' && handoffs && key !== undefined) {
+      // A run of local passes ends here: this client's waiters let the other processes go first,
+      // from before the release is sent (its publish may wake them before its reply arrives).
+      const sent = handoffs.beginStepBack(key);
+      let freed = false;
+      try {
+        const reply = await this.#runtime.run(this.#kind.release(field, hold));
+        freed = reply === 'freed';
+        released = reply !== 'notHeld';
+      } finally {
+        handoffs.endStepBack(key, sent, freed);
+      }
     } else {
-      const sent = performance.now();
-      const reply = await this.#runtime.run(this.#kind.release(field, hold));
-      // A run of local passes ended here: this client's waiters let the other processes go first.
-      if (claim === 'runEnded' && reply === 'freed' && key !== undefined) handoffs?.stepBack(key, performance.now() - sent);
-      released = reply !== 'notHeld';
+      released = (await this.#runtime.run(this.#kind.release(field, hold))) !== 'notHeld';
     }
     const confirm = this.#runtime.confirmReplicas;
     if (released && confirm) await confirm(this.name, 'release');

@@ -19,6 +19,11 @@ export interface AcquireLoop {
   /** Gives back an acquisition that succeeded after the wait was aborted. */
   undo(): Promise<void>;
   /**
+   * How long this client holds off from trying the lock for now, in milliseconds (see
+   * `LocalHandoffs.beginStepBack`); absent, or 0, to try at once.
+   */
+  readonly holdOff?: (() => number) | undefined;
+  /**
    * This waiter as a holder of the same client may pass it the lock while it sleeps (a local
    * hand-off); absent when the kind or the client does not hand off.
    */
@@ -43,7 +48,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
   let acquired = false;
   receiver?.enlist();
   try {
-    let ttl = await loop.attempt();
+    let { ttl, heldOff } = await attemptOrHoldOff(loop, deadline);
     for (;;) {
       // Passed the lock while the attempt was in flight: that counts too (and a second hold, when
       // the attempt also took it, is given back by the receiver).
@@ -53,8 +58,10 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
       if (subscription) {
         const remaining = deadline - performance.now();
         if (remaining <= 0) return false;
-        woken = false;
-        woken = await subscription.sleep(Math.min(ttl, remaining), signal, receiver);
+        // A wake taken and then only held off on was not acted on: it is still this waiter's to
+        // pass on, should the wait end before its next attempt.
+        if (!heldOff) woken = false;
+        woken = (await subscription.sleep(Math.min(ttl, remaining), signal, receiver)) || woken;
         const passed = received(receiver);
         if (passed) {
           // A sleep a local holder ended used up no release message.
@@ -65,7 +72,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
         signal?.throwIfAborted();
         subscription = await loop.join(loop.channel);
       }
-      ttl = await loop.attempt();
+      ({ ttl, heldOff } = await attemptOrHoldOff(loop, deadline));
     }
   } finally {
     receiver?.close();
@@ -77,6 +84,14 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
     if (woken && !acquired) subscription?.passWake();
     subscription?.release();
   }
+}
+
+// One attempt; or, while the client holds off from the lock and the wait lasts longer than that,
+// none: how long to hold off, as if the lock were held that long.
+async function attemptOrHoldOff(loop: AcquireLoop, deadline: number): Promise<{ ttl: number | null; heldOff: boolean }> {
+  const holdOff = loop.holdOff?.() ?? 0;
+  if (holdOff > 0 && performance.now() + holdOff < deadline) return { ttl: holdOff, heldOff: true };
+  return { ttl: await loop.attempt(), heldOff: false };
 }
 
 // The outcome of a local holder's hand-off to `receiver` since it was last asked, which is taken

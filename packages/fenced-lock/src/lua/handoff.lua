@@ -19,6 +19,12 @@
 --          receiver: the counter's new value as a decimal string, as the acquire script returns
 --          it. A request re-sent while the latch remembers gets the counter as it stands: only
 --          the receiver can have moved it since, by re-entering.
+-- A counter INCR would refuse fails the script before anything changes, as an acquisition does
+-- (a script's writes are not undone when it fails halfway).
+local counter = redis.call('get', KEYS[4])
+if counter and not string.match(counter, '^%-?%d+$') then
+  return redis.error_reply('ERR value is not an integer or out of range')
+end
 local outcome = pass_hold(KEYS[1], KEYS[3], KEYS[2], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), function()
   redis.call('incr', KEYS[4])
 end)
