@@ -91,8 +91,9 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     await first.release();
     await Promise.all([remoteTurn, ...localTurns]);
     // Two local passes, then the release goes to everyone. The remote waiter and the one local
-    // waiter left are both woken by it; the local one holds off for the release's round trip, so
-    // the remote one, which needs about that long to hear of the release and try, goes first.
+    // waiter left are both woken by it; the local one holds off from the release's sending until
+    // a round trip after its reply, so the remote one, which needs about one round trip to hear
+    // of the release and try, goes first.
     expect(order).toEqual(['local 1', 'local 2', 'remote', 'local 3']);
     expect(await localLock.isLocked()).toBe(false);
     expect(leftBehind(local)).toBe(0);
