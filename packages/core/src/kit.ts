@@ -11,6 +11,7 @@ export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
 export { reentrantLockKind } from './lock/Lock.js';
 export { heldLock, type HoldDescription } from './lock/HeldLock.js';
 export { isLock } from './lock/isLock.js';
+export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';

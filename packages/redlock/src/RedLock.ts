@@ -1,9 +1,9 @@
 import { ClientClosedError, InvalidArgumentError, type HeldLock } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
-import { LockGroup, memberOptions, pause, settleMembers, WaitBudget, withTimeout, type GroupAttempt, type MemberLock } from '@deadbolt/multilock';
+import { attemptAlone, lockRuntime, type UnkeptHold } from '@deadbolt/core/kit';
+import { LockGroup, memberOptions, pause, WaitBudget, withTimeout, type GroupAttempt, type MemberLock } from '@deadbolt/multilock';
 import { HeldRedLock } from './HeldRedLock.js';
 import { quorum, validityTime } from './quorum.js';
-import { quorumRound } from './quorumRound.js';
+import { quorumRound, type RoundOutcome } from './quorumRound.js';
 import { resolveRedLockOptions, type RedLockOptions, type ResolvedRedLockOptions } from './RedLockOptions.js';
 
 /**
@@ -18,6 +18,8 @@ import { resolveRedLockOptions, type RedLockOptions, type ResolvedRedLockOptions
  *   costs more than that. A round that reaches the quorum counts only if the lock is still valid:
  *   its lease (the watchdog's without `leaseTime`) minus the time the round took (on the
  *   monotonic clock) minus a clock drift allowance (1% of the lease + 2 ms) must be positive.
+ * - A round's attempts are bare: a member becomes a held lock (watchdog, signal, replica sync)
+ *   only once a quorum granted.
  * - A failed round gives the lock back on every deployment, also on those that answered late:
  *   their grant is released when it arrives. Then it waits `retryDelay ± retryJitter` ms and
  *   tries again, until `waitTime` runs out (`tryAcquire`'s default 0 makes one round).
@@ -82,37 +84,66 @@ export class RedLock extends LockGroup<HeldRedLock> {
 
   /** One round over every deployment; gives back everything unless it ends with a valid quorum. */
   async #round(attempt: GroupAttempt): Promise<HeldRedLock | null> {
-    const { leaseTime, signal } = attempt.options;
+    const { signal } = attempt.options;
     signal?.throwIfAborted();
     if (this.locks.filter((lock) => !lockRuntime(lock.client).closed).length < this.quorum) throw new ClientClosedError();
     const startedAt = performance.now();
-    const attempts = this.locks.map((lock, index) => ({ name: lock.name, grant: lock.tryAcquire(memberOptions(attempt, index, 0)) }));
-    const { granted, pending, errors } = await quorumRound(attempts, this.quorum, this.options.nodeTimeout, signal);
-    const validity = Math.floor(validityTime(leaseTime ?? this.#watchdogLease, performance.now() - startedAt));
-    if (granted.length >= this.quorum && validity > 0 && !signal?.aborted) {
-      return new HeldRedLock({
-        owner: attempt.owner,
-        members: granted,
-        needed: this.quorum,
-        total: this.locks.length,
-        memberTimeout: this.options.nodeTimeout,
-        pending,
-        validity,
-      });
+    // Bare attempts: a member becomes a held lock (watchdog, signal, replica sync) only once a
+    // quorum granted, so that a round costs its attempts and little else until it succeeds.
+    const attempts = this.locks.map((lock, index) => ({ name: lock.name, grant: attemptAlone(lock, memberOptions(attempt, index, 0)) }));
+    const round = await quorumRound(attempts, this.quorum, this.options.nodeTimeout, signal);
+    if (round.granted.length >= this.quorum && !signal?.aborted) {
+      const held = await this.#keepQuorum(attempt, round, startedAt);
+      if (held) return held;
+    } else {
+      await this.#giveBack(round.granted, round.pending, startedAt, signal);
     }
-    // Grants still in flight are given back as they arrive, waited for until the round's
-    // nodeTimeout is up (not after an abort: they are given back all the same).
-    const window = signal?.aborted ? 0 : Math.max(0, startedAt + this.options.nodeTimeout - performance.now());
-    await Promise.all([
-      settleMembers(granted, (held) => held.release(), this.options.nodeTimeout),
-      ...pending.map((late) => withTimeout(late.then(giveBack, () => undefined), window, this.name).catch(() => undefined)),
-    ]);
     signal?.throwIfAborted();
     // A member kind that refuses the options (a write lock and an owner ending in ":write") would
     // refuse them in every round.
-    const refused = errors.find((error) => error instanceof InvalidArgumentError);
+    const refused = round.errors.find((error) => error instanceof InvalidArgumentError);
     if (refused) throw refused;
     return null;
+  }
+
+  // Keeps the grants of a round that reached the quorum, and holds the RedLock if a quorum of them
+  // could be kept (replicas confirmed, when the clients sync them) in time and the lock is still
+  // valid; else gives back everything the round took.
+  async #keepQuorum(attempt: GroupAttempt, round: RoundOutcome<UnkeptHold<HeldLock>>, startedAt: number): Promise<HeldRedLock | null> {
+    const { leaseTime, signal } = attempt.options;
+    const keeping = round.granted.map((hold) => ({ name: this.name, grant: hold.keep() }));
+    const kept = await quorumRound(keeping, this.quorum, this.#windowLeft(startedAt), signal);
+    const validity = Math.floor(validityTime(leaseTime ?? this.#watchdogLease, performance.now() - startedAt));
+    if (kept.granted.length >= this.quorum && validity > 0 && !signal?.aborted) {
+      return new HeldRedLock({
+        owner: attempt.owner,
+        members: kept.granted,
+        needed: this.quorum,
+        total: this.locks.length,
+        memberTimeout: this.options.nodeTimeout,
+        // Grants that arrive after the quorum join the held lock.
+        pending: [...kept.pending, ...round.pending.map((late) => late.then((hold) => hold?.keep() ?? null))],
+        validity,
+      });
+    }
+    await this.#giveBack(kept.granted.map(returnable), [...kept.pending.map((late) => late.then((held) => held && returnable(held))), ...round.pending], startedAt, signal);
+    return null;
+  }
+
+  // Gives back what a failed round took: what was granted at once (each release bounded by
+  // nodeTimeout), and what is still in flight as it arrives, waited for until the round's
+  // nodeTimeout is up (not after an abort: they are given back all the same).
+  async #giveBack(granted: readonly Returnable[], inFlight: readonly Promise<Returnable | null>[], startedAt: number, signal: AbortSignal | undefined): Promise<void> {
+    const window = signal?.aborted ? 0 : this.#windowLeft(startedAt);
+    await Promise.all([
+      ...granted.map((hold) => withTimeout(hold.giveBack(), this.options.nodeTimeout, this.name).catch(() => undefined)),
+      ...inFlight.map((late) => withTimeout(late.then((hold) => hold?.giveBack(), () => undefined), window, this.name).catch(() => undefined)),
+    ]);
+  }
+
+  // What is left of a round's nodeTimeout.
+  #windowLeft(startedAt: number): number {
+    return Math.max(0, startedAt + this.options.nodeTimeout - performance.now());
   }
 
   #retryPause(): number {
@@ -121,6 +152,11 @@ export class RedLock extends LockGroup<HeldRedLock> {
   }
 }
 
-async function giveBack(held: HeldLock | null): Promise<void> {
-  await held?.release().catch(() => undefined);
+/** Something a failed round took and gives back: a bare hold, or one already kept. */
+interface Returnable {
+  giveBack(): Promise<void>;
+}
+
+function returnable(held: HeldLock): Returnable {
+  return { giveBack: () => held.release().then(() => undefined, () => undefined) };
 }

@@ -1,23 +1,26 @@
-import type { HeldLock } from '@deadbolt/core';
 import { withTimeout } from '@deadbolt/multilock';
 
-/** One deployment's acquisition attempt, already sent. */
-export interface NodeAttempt {
+/**
+ * One deployment's acquisition attempt, already sent.
+ *
+ * @typeParam Grant - what a granting attempt resolves
+ */
+export interface NodeAttempt<Grant> {
   /** The member lock's name, for the timeout's message. */
   readonly name: string;
-  /** Resolves the hold when granted, `null` when the lock is held there by someone else. */
-  readonly grant: Promise<HeldLock | null>;
+  /** Resolves what was granted, `null` when the lock is held there by someone else. */
+  readonly grant: Promise<Grant | null>;
 }
 
 /** What one round of attempts was decided with. */
-export interface RoundOutcome {
-  /** The holds granted in time, in the order of the attempts. */
-  readonly granted: readonly HeldLock[];
+export interface RoundOutcome<Grant> {
+  /** What was granted in time, in the order of the attempts. */
+  readonly granted: readonly Grant[];
   /**
    * The attempts that had not answered, or not in time, when the round was decided: each may
    * still grant, and whoever takes the outcome must keep or give back what they grant.
    */
-  readonly pending: readonly Promise<HeldLock | null>[];
+  readonly pending: readonly Promise<Grant | null>[];
   /** Why the attempts that failed (rather than found the lock taken) failed, before the round was decided. */
   readonly errors: readonly unknown[];
 }
@@ -28,9 +31,14 @@ export interface RoundOutcome {
  * longer be reached, or `signal` aborts: never later than `nodeTimeout`, however many nodes are
  * dead.
  */
-export function quorumRound(attempts: readonly NodeAttempt[], needed: number, nodeTimeout: number, signal: AbortSignal | undefined): Promise<RoundOutcome> {
+export function quorumRound<Grant>(
+  attempts: readonly NodeAttempt<Grant>[],
+  needed: number,
+  nodeTimeout: number,
+  signal: AbortSignal | undefined,
+): Promise<RoundOutcome<Grant>> {
   return new Promise((resolve) => {
-    const granted = new Map<number, HeldLock>();
+    const granted = new Map<number, Grant>();
     const unanswered = new Set(attempts.map(({ grant }) => grant));
     const errors: unknown[] = [];
     let failed = 0;
@@ -42,7 +50,7 @@ export function quorumRound(attempts: readonly NodeAttempt[], needed: number, no
       const inOrder = [...granted].sort(([a], [b]) => a - b).map(([, held]) => held);
       resolve({ granted: inOrder, pending: [...unanswered], errors });
     };
-    const count = (index: number, held: HeldLock | null) => {
+    const count = (index: number, held: Grant | null) => {
       if (decided) return;
       if (held) granted.set(index, held);
       else failed += 1;

@@ -8,6 +8,7 @@ import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { lockRuntime, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
+import { ATTEMPT_ALONE, type UnkeptHold } from './attemptAlone.js';
 import { LOCK_BRAND } from './isLock.js';
 import type { AttemptContext, LockKind, WaitContext } from './LockKind.js';
 import { releaseAfter } from './releaseAfter.js';
@@ -161,7 +162,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const wait: WaitContext = { field, lease: options.leaseTime ?? runtime.watchdogTimeout, waitTime: options.waitTime };
     let granted: Passed<Grant> | undefined;
     const undo = async () => {
-      if (granted) await runtime.run(this.#kind.release(field, granted.hold)).catch(() => undefined);
+      if (granted) await this.#releaseQuietly(field, granted.hold);
     };
     const handoffs = runtime.localHandoffs;
     const receiver =
@@ -196,13 +197,34 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
       if (!taken && options.waitTime > 0 && leave) await runtime.run(leave(wait)).catch(() => undefined);
     }
     if (!taken || !granted) return null;
+    return this.#keep(owner, field, options, granted, undo);
+  }
+
+  /** See {@link attemptAlone}. */
+  async [ATTEMPT_ALONE](options?: Omit<AcquireOptions, 'waitTime'>): Promise<UnkeptHold<Held> | null> {
+    const checked = checkAcquireOptions({ ...options, waitTime: 0 }, 0);
+    const runtime = this.#runtime;
+    runtime.assertOpen();
+    checked.signal?.throwIfAborted();
+    const owner = checked.owner ?? currentOwner(this.name) ?? runtime.newOwnerId();
+    const field = ownerField(runtime.clientId, owner);
+    const outcome = await this.#attemptOnce({ field, lease: checked.leaseTime ?? runtime.watchdogTimeout, waitTime: 0 }, owner);
+    if (typeof outcome === 'number') return null;
+    const giveBack = () => this.#releaseQuietly(field, outcome.hold);
+    return { keep: () => this.#keep(owner, field, checked, outcome, giveBack), giveBack };
+  }
+
+  // A hold an attempt took (or was passed) becomes a held lock, unless the client closed or
+  // replicas did not confirm it: then it goes back.
+  async #keep(owner: string, field: string, options: CheckedAcquireOptions, taken: Passed<Grant>, undo: () => Promise<void>): Promise<Held> {
+    const runtime = this.#runtime;
     await this.#giveBackIfClosed(undo);
     if (runtime.confirmReplicas) {
       await this.#syncAcquired(runtime.confirmReplicas, undo, options.signal);
       // Closed while replicas were being waited for: nobody would keep this lock alive either.
       await this.#giveBackIfClosed(undo);
     }
-    return this.#held(owner, field, options.leaseTime, granted);
+    return this.#held(owner, field, options.leaseTime, taken);
   }
 
   #held(owner: string, field: string, leaseTime: number | undefined, { hold, grant, acquiredAt, streak }: Passed<Grant>): Held {
@@ -284,7 +306,11 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   }
 
   #giveBack(field: string, hold: string): void {
-    this.#runtime.run(this.#kind.release(field, hold)).catch(() => undefined);
+    void this.#releaseQuietly(field, hold);
+  }
+
+  async #releaseQuietly(field: string, hold: string): Promise<void> {
+    await this.#runtime.run(this.#kind.release(field, hold)).catch(() => undefined);
   }
 
   // Closed while the acquisition was in flight: nobody would keep this lock alive, so it goes back.
