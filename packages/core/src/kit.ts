@@ -33,6 +33,7 @@ export {
   decodeNilOrTtl,
   decodePttl,
   decodeRelease,
+  HANDOFF_RELEASED,
   handOffNotPassed,
   heldByOther,
   type AcquireReply,

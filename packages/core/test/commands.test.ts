@@ -11,7 +11,7 @@ import { lockRelease } from '../src/commands/lockRelease.js';
 import { lockState } from '../src/commands/lockState.js';
 import { UNLOCK_MESSAGE } from '../src/commands/messages.js';
 import { lockRenew, renewBatchCommand } from '../src/commands/renewBatch.js';
-import { decodeDone, decodeHandOff, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, heldByOther } from '../src/commands/replies.js';
+import { decodeDone, decodeHandOff, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, HANDOFF_RELEASED, handOffNotPassed, heldByOther } from '../src/commands/replies.js';
 import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
 import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../src/keys/lockKeys.js';
@@ -107,6 +107,7 @@ describe('lockHandOff (lock-handoff.lua)', () => {
     [0, { status: 'stillHeld' }],
     [1, { status: 'passed', grant: null }],
     ['1', { status: 'passed', grant: null }],
+    [HANDOFF_RELEASED, { status: 'released' }],
   ])('decodes %j as %j', (reply, decoded) => {
     expect(lockHandOff.decode(reply)).toEqual(decoded);
     expect(decodeHandOff(reply)).toEqual(decoded);
@@ -244,6 +245,14 @@ describe('reply decoders', () => {
     [0, 'stillHeld'],
     [1, 'freed'],
   ])('decodeRelease(%j) is %s', (reply, decoded) => expect(decodeRelease(reply)).toBe(decoded));
+
+  it.each([
+    [null, { status: 'notHeld' }],
+    [0, { status: 'stillHeld' }],
+    ['0', { status: 'stillHeld' }],
+    [2, { status: 'released' }],
+    ['2', { status: 'released' }],
+  ])('handOffNotPassed(%j) is %j', (reply, decoded) => expect(handOffNotPassed(reply)).toEqual(decoded));
 
   it.each([
     [1, true],

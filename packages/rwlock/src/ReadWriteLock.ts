@@ -7,6 +7,7 @@ import { readRelease, writeRelease } from './commands/readWriteRelease.js';
 import { readWriteState } from './commands/readWriteState.js';
 import { writeAcquire } from './commands/writeAcquire.js';
 import { writeExtend } from './commands/writeExtend.js';
+import { writeHandOff } from './commands/writeHandOff.js';
 import { LockUpgradeError } from './LockUpgradeError.js';
 import type { ReadWriteMode } from './ReadWriteMode.js';
 import { readWriteLockKeys, type ReadWriteLockKeys } from './readWriteLockKeys.js';
@@ -32,6 +33,9 @@ import { readWriteLockKeys, type ReadWriteLockKeys } from './readWriteLockKeys.j
  *   reader whose client died keeps a writer out only until its own lease ends. The watchdog
  *   renews read and write holds without a lease, in the same batches as every other lock.
  * - Ending write mode wakes every waiter at once; a read release that frees the lock wakes one.
+ *   But when a writer of the same `LockClient` waits, the last write release passes the write
+ *   lock straight to it, waking nobody (the client option `localHandoff`); not while the
+ *   releasing owner keeps read holds: that downgrade goes to everyone.
  *
  * Holds of one owner are counted, not told apart: the watchdog renewing an owner's read holds
  * renews all of them, also one it took with a fixed lease, and releasing one drops the read-hold
@@ -191,7 +195,10 @@ export function readLockKind(name: string): LockKind {
 
 /**
  * The write lock's declaration: holds counted under the writer field `<clientId>:<ownerId>:write`;
- * an owner holding the read lock is refused with a {@link LockUpgradeError}.
+ * an owner holding the read lock is refused with a {@link LockUpgradeError}. Its last release
+ * passes the write lock to a writer of the same client that waits (see the client option
+ * `localHandoff`), unless the owner keeps read holds: that downgrade goes to everyone. The read
+ * lock declares no hand-off: its holds are shared, and its waiters are never passed a write lock.
  */
 export function writeLockKind(name: string): LockKind {
   const { writerField } = readWriteLockKeys(name);
@@ -202,6 +209,7 @@ export function writeLockKind(name: string): LockKind {
       return call(writeAcquire, { name, field: writerField(field), readerField: field, hold, lease });
     },
     release: (field, hold) => call(writeRelease, { name, field: writerField(field), hold }),
+    handOff: writeHandOff,
     extend: (field, hold, lease) => call(writeExtend, { name, field: writerField(field), hold, lease }),
     holdField: (field) => writerField(refuseWriterSuffix(field, 'owner')),
     refused: (owner) => new LockUpgradeError(name, owner),

@@ -7,6 +7,7 @@ import renew from './lua/renew.lua';
 import state from './lua/state.lua';
 import writeAcquire from './lua/write-acquire.lua';
 import writeExtend from './lua/write-extend.lua';
+import writeHandOff from './lua/write-handoff.lua';
 import writeRelease from './lua/write-release.lua';
 
 
@@ -17,6 +18,7 @@ export const rwlockScripts = {
   readRelease: defineScript('rwlock/read-release', `${coreLua.unlockLatch}\n${coreLua.holdMarkers}\n${readHolds}\n${readRelease}`),
   writeExtend: defineScript('rwlock/write-extend', `${coreLua.holdMarkers}\n${readHolds}\n${writeExtend}`),
   writeRelease: defineScript('rwlock/write-release', `${coreLua.unlockLatch}\n${coreLua.holdMarkers}\n${readHolds}\n${writeRelease}`),
+  writeHandOff: defineScript('rwlock/write-handoff', `${coreLua.passHold}\n${readHolds}\n${writeHandOff}`),
   forceRelease: defineScript('rwlock/force-release', `${coreLua.holdMarkers}\n${readHolds}\n${forceRelease}`),
   renew: defineScript('rwlock/renew', `${coreLua.holdMarkers}\n${coreLua.renewBatch}\n${readHolds}\n${renew}`),
   state: defineScript('rwlock/state', state),

@@ -1,6 +1,6 @@
 // The read-write lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
-import type { ScriptArgument } from '@deadbolt/core/kit';
+import { HANDOFF_RELEASED, type ScriptArgument } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
@@ -11,6 +11,7 @@ import { readExtend, readWriteRenew } from '../src/commands/readWriteRenew.js';
 import { readWriteState } from '../src/commands/readWriteState.js';
 import { writeAcquire } from '../src/commands/writeAcquire.js';
 import { writeExtend } from '../src/commands/writeExtend.js';
+import { writeHandOff } from '../src/commands/writeHandOff.js';
 import forceReleaseLua from '../src/lua/force-release.lua';
 import readAcquireLua from '../src/lua/read-acquire.lua';
 import readReleaseLua from '../src/lua/read-release.lua';
@@ -18,6 +19,7 @@ import renewLua from '../src/lua/renew.lua';
 import stateLua from '../src/lua/state.lua';
 import writeAcquireLua from '../src/lua/write-acquire.lua';
 import writeExtendLua from '../src/lua/write-extend.lua';
+import writeHandOffLua from '../src/lua/write-handoff.lua';
 import writeReleaseLua from '../src/lua/write-release.lua';
 
 
@@ -116,6 +118,46 @@ describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', 
       ].map((reply) => ({ label, command, ...reply })),
     ),
   )('$label decodes $reply as $decoded', ({ command, reply, decoded }) => expect(command.decode(reply)).toBe(decoded));
+});
+
+describe('writeHandOff (write-handoff.lua)', () => {
+  // Owner fields in, as every kind's hand-off takes them; the script gets writer fields.
+  const input = { name: NAME, from: { field: reader, hold }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 5_000 };
+
+  it('runs rwlock/write-handoff', () => expectScript(writeHandOff, 'rwlock/write-handoff', writeHandOffLua, input));
+
+  it("KEYS: the lock, its channel, the releasing hold's latch, its hold markers", () => {
+    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+    expect(writeHandOff.keys({ ...input, name: TAGGED })).toEqual([
+      TAGGED,
+      'redisson_rwlock:tenant:{7}:orders',
+      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
+  });
+
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: as writeRelease's (message 1, hold id, writer field, publish, latch TTL), then the receiver's writer field, hold id and lease",
+    (publish) => {
+      expect(writeHandOff.args(input, commandContext(publish))).toEqual([
+        READ_UNLOCK_MESSAGE,
+        hold,
+        writer,
+        publish,
+        COMMAND_LATCH_TTL,
+        'client-1:owner-8:write',
+        'inst-1:4',
+        5_000,
+      ]);
+    },
+  );
+
+  it.each([
+    [null, { status: 'notHeld' }],
+    [0, { status: 'stillHeld' }],
+    [1, { status: 'passed', grant: null }],
+    [HANDOFF_RELEASED, { status: 'released' }],
+  ])('decodes %j as %j', (reply, decoded) => expect(writeHandOff.decode(reply)).toEqual(decoded));
 });
 
 describe('readWriteForceRelease (force-release.lua)', () => {

@@ -1,4 +1,5 @@
 import type { LockClient } from '@deadbolt/core';
+import type { Command, HandOffInput, HandOffReply } from '@deadbolt/core/kit';
 import type { AcquirableLock, ConformantLock, LockHold } from './builtLocks.js';
 import type { KindSettings } from './KindSettings.js';
 import type { KindWithRoles, RoleName } from './LockRole.js';
@@ -36,8 +37,17 @@ export interface SingleLockKind<Built extends ConformantLock = ConformantLock> e
    */
   readonly waiterChannels: 'shared' | 'own';
   /**
-   * Whether a release passes the lock to a waiting task of the same client in one script, without
-   * waking anyone else (the client option `localHandoff`).
+   * The roles in which a release passes the lock to a waiting task of the same client in one
+   * script, without waking anyone else (the client option `localHandoff`), and how; a role not
+   * named releases to everyone.
    */
-  readonly handsOffLocally: boolean;
+  readonly localHandoff: Readonly<Partial<Record<RoleName, LocalHandoffRole>>>;
+}
+
+/** How a kind passes the lock to a waiting task of the same client in one of its roles. */
+export interface LocalHandoffRole {
+  /** The hand-off a lock named `name` declares in this role, for tests that send it themselves. */
+  handOff(name: string): Command<HandOffInput, HandOffReply<unknown>>;
+  /** The fields of the lock hash, in order, while owner field `field` alone holds the lock in this role. */
+  holderFields(field: string): readonly string[];
 }

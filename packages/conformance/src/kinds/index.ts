@@ -4,7 +4,7 @@
 export type { AcquirableLock, ConformantLock, LockHold } from './builtLocks.js';
 export { SHORT_WAITER_TIMEOUT, type KindSettings } from './KindSettings.js';
 export { kindById } from './kindById.js';
-export type { RegisteredKind, SingleLockKind } from './RegisteredKind.js';
+export type { LocalHandoffRole, RegisteredKind, SingleLockKind } from './RegisteredKind.js';
 export { exclusiveRole, type KindWithRoles, type LockRole, type RoleName } from './LockRole.js';
 export { LOCK_GROUP_KINDS, MULTI_LOCK, RED_LOCK } from './lockGroupKinds.js';
 export { subjectOf, subjectsOf, type LockSubject } from './LockSubject.js';

@@ -1,9 +1,10 @@
 // The single-lock kinds. They import the built packages, so that child processes (plain tsx, no
 // Lua loader) can build them too.
-import type { Lock } from '@deadbolt/core';
+import type { HeldLock, Lock } from '@deadbolt/core';
+import { lockCommands, type Command, type HandOffInput, type HandOffReply, type LockKind } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
-import { FencedHeldLock, FencedLock } from '@deadbolt/fenced-lock';
-import { ReadWriteLock, type ReadLock, type WriteLock } from '@deadbolt/rwlock';
+import { FencedHeldLock, FencedLock, fencedLockKind } from '@deadbolt/fenced-lock';
+import { ReadWriteLock, writeLockKind, type ReadLock, type WriteLock } from '@deadbolt/rwlock';
 import { oneClient } from './oneClient.js';
 import type { SingleLockKind } from './RegisteredKind.js';
 import { LOCK_ROLES } from './LockRole.js';
@@ -15,7 +16,7 @@ export const LOCK: SingleLockKind<Lock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
-  handsOffLocally: true,
+  localHandoff: { lock: { handOff: () => lockCommands.handOff, holderFields: (field) => [field] } },
   create: (clients, name) => oneClient(clients).lock(name),
 };
 
@@ -26,7 +27,7 @@ export const FAIR_LOCK: SingleLockKind<FairLock> = {
   fair: true,
   spansDeployments: false,
   waiterChannels: 'own',
-  handsOffLocally: false,
+  localHandoff: {},
   create: (clients, name, _role, settings = {}) =>
     new FairLock(oneClient(clients), name, settings.fairWaiterTimeout === undefined ? {} : { waiterTimeout: settings.fairWaiterTimeout }),
 };
@@ -38,7 +39,7 @@ export const FENCED_LOCK: SingleLockKind<FencedLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
-  handsOffLocally: true,
+  localHandoff: { lock: { handOff: (name) => declaredHandOff(fencedLockKind(name)), holderFields: (field) => [field] } },
   create: (clients, name) => new FencedLock(oneClient(clients), name),
   token: (held) => {
     if (!(held instanceof FencedHeldLock)) throw new Error(`a FencedLock hold carries a token; got ${held.constructor.name}`);
@@ -56,7 +57,8 @@ export const READ_WRITE_LOCK: SingleLockKind<ReadLock | WriteLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
-  handsOffLocally: false,
+  // Only the exclusive write lock: read holds are shared, and nothing is passed to a reader.
+  localHandoff: { write: { handOff: (name) => declaredHandOff(writeLockKind(name)), holderFields: (field) => ['mode', `${field}:write`] } },
   create: (clients, name, role) => {
     const lock = new ReadWriteLock(oneClient(clients), name);
     return role === 'read' ? lock.readLock() : lock.writeLock();
@@ -65,3 +67,9 @@ export const READ_WRITE_LOCK: SingleLockKind<ReadLock | WriteLock> = {
 
 /** Every single-lock kind. */
 export const SINGLE_LOCK_KINDS: readonly SingleLockKind[] = [LOCK, FAIR_LOCK, FENCED_LOCK, READ_WRITE_LOCK];
+
+// The hand-off in a kind's declaration, for a kind that declares one.
+function declaredHandOff<Grant, Held extends HeldLock>({ handOff }: LockKind<Grant, Held>): Command<HandOffInput, HandOffReply<Grant>> {
+  if (handOff === undefined) throw new Error('this lock kind declares no hand-off');
+  return handOff;
+}

@@ -31,6 +31,13 @@ export type HandOffReply<Grant> =
   | { readonly status: 'passed'; readonly grant: Grant }
   /** The releasing hold was released; other holds of its owner keep the lock, so nothing passed. */
   | { readonly status: 'stillHeld' }
+  /**
+   * The releasing hold was its owner's last, but the lock could not pass: it was released as a
+   * plain release would, waking waiters, and the receiver got nothing. A read-write lock's writer
+   * that still holds read holds downgrades the lock to a read lock that the receiving writer
+   * cannot share.
+   */
+  | { readonly status: 'released' }
   /** The releasing hold did not stand (released already, expired, force-unlocked): nothing changed. */
   | { readonly status: 'notHeld' };
 
@@ -72,21 +79,33 @@ export function decodeRelease(reply: unknown): ReleaseReply {
   return reply === null ? 'notHeld' : Number(reply) === 1 ? 'freed' : 'stillHeld';
 }
 
-/** Decodes a hand-off script's nil (not held), 0 (still held) or 1 (passed, granting nothing more). */
+/**
+ * Decodes a hand-off script's nil (not held), 0 (still held), 1 (passed, granting nothing more) or
+ * {@link HANDOFF_RELEASED} (released to everyone instead).
+ */
 export function decodeHandOff(reply: unknown): HandOffReply<null> {
   return Number(reply) === 1 ? PASSED : handOffNotPassed(reply);
 }
 
 /**
- * The reply for a hand-off that passed nothing: nil (the releasing hold did not stand) or 0 (holds
- * of its owner remain). A kind whose "passed" reply carries a grant decodes that itself.
+ * What a hand-off script replies when the releasing hold was its owner's last but the lock could
+ * not pass and was released to everyone instead (see the `released` {@link HandOffReply}).
+ */
+export const HANDOFF_RELEASED = 2;
+
+/**
+ * The reply for a hand-off that passed nothing: nil (the releasing hold did not stand), 0 (holds
+ * of its owner remain) or {@link HANDOFF_RELEASED}. A kind whose "passed" reply carries a grant
+ * decodes that itself.
  */
 export function handOffNotPassed(reply: unknown): HandOffReply<never> {
-  return reply === null ? NOT_HELD : STILL_HELD;
+  if (reply === null) return NOT_HELD;
+  return Number(reply) === HANDOFF_RELEASED ? RELEASED : STILL_HELD;
 }
 
 const PASSED: HandOffReply<null> = Object.freeze({ status: 'passed', grant: null });
 const STILL_HELD: HandOffReply<never> = Object.freeze({ status: 'stillHeld' });
+const RELEASED: HandOffReply<never> = Object.freeze({ status: 'released' });
 const NOT_HELD: HandOffReply<never> = Object.freeze({ status: 'notHeld' });
 
 /** Decodes a script's 1 (done) or 0 (nothing to do) as a boolean. */

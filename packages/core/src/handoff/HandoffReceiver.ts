@@ -86,10 +86,10 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
   /**
    * For the holder that claimed this waiter: releases `from` and, when it was its owner's last,
    * passes the lock to this waiter in the same script, as pass `streak` of a run, then ends the
-   * waiter's sleep. Resolves
-   * whether `from` stood, as a release does. An uncertain outcome (Redis unreachable) gives the
-   * waiter's new hold back by id, which does nothing if it was not passed, and rejects: calling
-   * the release again is safe, its latch returns the first outcome.
+   * waiter's sleep (a waiter passed nothing, as when the script `released` the lock to everyone,
+   * tries again). Resolves whether `from` stood, as a release does. An uncertain outcome (Redis
+   * unreachable) gives the waiter's new hold back by id, which does nothing if it was not passed,
+   * and rejects: calling the release again is safe, its latch returns the first outcome.
    */
   receiveFrom(from: OwnerHold, streak: HandoffStreak): Promise<boolean> {
     const { runtime, name, handOff, giveBack } = this.#lock;

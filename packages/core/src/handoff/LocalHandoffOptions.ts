@@ -7,8 +7,9 @@ import type { LocalHandoffLimits } from './LocalHandoffs.js';
  * no other process woken. After `maxPasses` consecutive local passes of one lock, or `maxMillis`
  * after the first, a release goes to everyone again, and the client's waiters of that lock hold
  * back until one round trip after that release's reply, so that other processes and Java
- * services get their turn. Applies to `Lock`, `FencedLock` and kinds that declare a hand-off; a
- * fair lock keeps its strict order.
+ * services get their turn. Applies to `Lock`, `FencedLock`, the write lock of a `ReadWriteLock`
+ * (passed only to a waiting writer) and kinds that declare a hand-off; a read lock's shared holds
+ * pass nothing, and a fair lock keeps its strict order.
  */
 export interface LocalHandoffOptions {
   /** The most consecutive local passes of one lock. Default 4, at least 1. */

@@ -58,9 +58,11 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   /**
    * Releases a hold and, when it was its owner's last, passes the lock to a waiter of the same
    * client in one step, without waking anyone else (see `LocalHandoffs`): for exclusive kinds
-   * whose waiters need not queue. Its script names the lock (`HandOffInput.name`), the releasing
-   * hold, the receiver and the receiver's lease, as its release and acquire would; a kind
-   * without it always releases to everyone. Its script also tells kinds apart: only waiters of a
+   * (and exclusive halves, a read-write lock's write lock) whose waiters need not queue. When the
+   * last hold leaves something the receiver may not share (a writer's own read holds), it
+   * releases as `release` would and replies `released`: nothing passes. Its script names the
+   * lock (`HandOffInput.name`), the releasing hold, the receiver and the receiver's lease, as its
+   * release and acquire would; a kind without it always releases to everyone. Its script also tells kinds apart: only waiters of a
    * lock of the same name and hand-off script are passed the lock.
    */
   readonly handOff?: Command<HandOffInput, HandOffReply<Grant>>;

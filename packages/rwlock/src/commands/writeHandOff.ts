@@ -1,0 +1,20 @@
+import { decodeHandOff, defineCommand, holdMarkersKey, unlockLatchKey, type HandOffInput, type HandOffReply } from '@deadbolt/core/kit';
+import { readWriteLockKeys } from '../readWriteLockKeys.js';
+import { rwlockScripts } from '../rwlockScripts.js';
+import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
+
+/**
+ * Releases one write hold and, when it was its owner's last, passes the write lock to a local
+ * waiting writer in the same step (`write-handoff.lua`). The input's fields are owner fields, as
+ * for every kind's hand-off; the script gets their writer fields. An owner that keeps read holds
+ * downgrades the lock instead and wakes every waiter: `released`, nothing passed.
+ */
+export const writeHandOff = defineCommand<HandOffInput, HandOffReply<null>>({
+  script: rwlockScripts.writeHandOff,
+  keys: ({ name, from }) => [name, readWriteLockKeys(name).channel, unlockLatchKey(name, from.hold), holdMarkersKey(name)],
+  args: ({ name, from, to, lease }, { publish, unlockLatchTtl }) => {
+    const { writerField } = readWriteLockKeys(name);
+    return [READ_UNLOCK_MESSAGE, from.hold, writerField(from.field), publish, unlockLatchTtl, writerField(to.field), to.hold, lease];
+  },
+  decode: decodeHandOff,
+});
