@@ -9,7 +9,8 @@ import { startReplicated, startServers, startStandalone } from '@deadbolt/test-h
 import type { Contender } from './contenders/Contender.js';
 import { CONTENDERS, isDeadbolt } from './contenders/index.js';
 import type { Address } from './drivers.js';
-import { addRow, compareWithDeadbolt, participants, recordOutcome, renderMarkdown, startScenario, type BenchResults, type ScenarioSpec } from './report.js';
+import { compareWithDeadbolt, keepHeadlineRepetitions, participants, recordOutcome, renderMarkdown, startScenario, type BenchResults, type ScenarioSpec } from './report.js';
+import type { Figures } from './repetitions.js';
 import { fenced, FENCED } from './scenarios/fenced.js';
 import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
 import { handoff, handoffSpec } from './scenarios/handoff.js';
@@ -19,7 +20,7 @@ import { deadboltOwnCostUs } from './scenarios/ownCost.js';
 import { parallel, PARALLEL } from './scenarios/parallel.js';
 import { readWrite, READ_WRITE } from './scenarios/readWrite.js';
 import { redlock, REDLOCK } from './scenarios/redlock.js';
-import type { Outcome } from './scenarios/turns.js';
+import { oneAfterTheOther, type Outcome } from './scenarios/turns.js';
 import { UNCONTENDED, uncontended } from './scenarios/uncontended.js';
 import { watchdog, watchdogSpec } from './scenarios/watchdog.js';
 import { SIZES } from './sizes.js';
@@ -36,35 +37,57 @@ const results: BenchResults = {
   date: new Date().toISOString(),
   machine: `${os.cpus().length} × ${cpu?.model.trim() ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
   smoke,
+  repetitions: size.repetitions,
   durationSeconds: 0,
   contenders: CONTENDERS.map(({ id, library, driver, settings }) => ({ id, library, driver, settings })),
   scenarios: [],
   targets: [],
 };
 
-/** Runs a scenario for every contender that has its feature, the contenders taking turns (see turns.ts). */
-async function scenarioTogether(spec: ScenarioSpec, run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>) {
+/**
+ * Runs a scenario for every contender that has its feature: `run` gets them all and returns
+ * each one's figures per repetition, or its error.
+ */
+async function repeated(spec: ScenarioSpec, run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>, contenders = CONTENDERS) {
   console.log(spec.title);
-  const report = startScenario(spec, CONTENDERS);
-  const taking = participants(report, CONTENDERS);
+  const report = startScenario(spec, contenders);
+  const taking = participants(report, contenders);
   const outcomes = await run(taking);
   for (const contender of taking) recordOutcome(report, contender, outcomes.get(contender.id) ?? new Error('no outcome'));
   results.scenarios.push(report);
+  return report;
 }
 
-/** Runs a scenario for every contender that has its feature, one after the other. */
-async function scenario(spec: ScenarioSpec, run: (contender: Contender) => Promise<Record<string, number>>, contenders = CONTENDERS) {
-  console.log(spec.title);
-  const report = startScenario(spec, contenders);
-  for (const contender of participants(report, contenders)) await addRow(report, contender, () => run(contender));
-  results.scenarios.push(report);
-  return report;
+/** Runs a scenario with the contenders taking turns (see turns.ts), repeated when it has headline figures. */
+function scenarioTogether(spec: ScenarioSpec, run: (contenders: readonly Contender[], repetitions: number) => Promise<Map<string, Outcome>>) {
+  return repeated(spec, (contenders) => run(contenders, repetitionsOf(spec)));
+}
+
+/** Runs a scenario for one contender after the other, repeated (interleaved) when it has headline figures. */
+function scenario(spec: ScenarioSpec, run: (contender: Contender) => Promise<Figures>, contenders = CONTENDERS) {
+  return repeated(
+    spec,
+    (taking) =>
+      oneAfterTheOther(taking, repetitionsOf(spec), async (contender, repetition) => {
+        const started = performance.now();
+        const figures = await run(contender);
+        const which = repetitionsOf(spec) > 1 ? `, repetition ${repetition}` : '';
+        console.log(`  ${spec.id}: ${contender.id}${which} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+        return figures;
+      }),
+    contenders,
+  );
+}
+
+/** Only the scenarios with headline figures are repeated: the others compare Deadbolt with no one. */
+function repetitionsOf(spec: ScenarioSpec): number {
+  return spec.headlines === undefined ? 1 : size.repetitions;
 }
 
 const server = await startStandalone();
 const address: Address = { host: server.host, port: server.port };
 try {
-  await scenarioTogether(UNCONTENDED, (contenders) => uncontended(contenders, address, size.uncontended.cycles, size.uncontended.blocks));
+  await scenarioTogether(UNCONTENDED, (contenders, repetitions) => uncontended(contenders, address, size.uncontended, repetitions));
   const replicated = await startReplicated();
   try {
     const fencedReport = await scenario(FENCED, (contender) => fenced(contender, replicated, size.fenced), CONTENDERS.filter(isDeadbolt));
@@ -74,13 +97,13 @@ try {
   } finally {
     await replicated.stop();
   }
-  await scenarioTogether(PARALLEL, (contenders) => parallel(contenders, address, size.parallel.cyclesPerTask, size.parallel.blocks));
+  await scenarioTogether(PARALLEL, (contenders, repetitions) => parallel(contenders, address, size.parallel, repetitions));
   await handoffScenarios();
   await scenario(READ_WRITE, (contender) => readWrite(contender, address, size.readWrite));
   const servers = await startServers(5);
   try {
     const addresses = servers.nodes.map(({ host, port }) => ({ host, port }));
-    await scenarioTogether(REDLOCK, (contenders) => redlock(contenders, addresses, size.redlock.cycles, size.redlock.blocks));
+    await scenarioTogether(REDLOCK, (contenders, repetitions) => redlock(contenders, addresses, size.redlock, repetitions));
   } finally {
     await servers.stop();
   }
@@ -93,7 +116,10 @@ try {
   await server.stop();
 }
 
-for (const report of results.scenarios) compareWithDeadbolt(report, CONTENDERS);
+for (const report of results.scenarios) {
+  compareWithDeadbolt(report, CONTENDERS);
+  keepHeadlineRepetitions(report);
+}
 results.targets = checkTargets(results, { ownCostUs: await deadboltOwnCostUs(size.ownCostCycles) });
 results.durationSeconds = (performance.now() - started) / 1000;
 const markdown = renderMarkdown(results);

@@ -2,7 +2,8 @@
 // and with the run's own numbers why not.
 import { lockCommands, type Command } from '@deadbolt/core/kit';
 import { DEADBOLT } from './contenders/deadbolt.js';
-import type { BenchResults, Row, ScenarioReport } from './report.js';
+import type { Call } from './repetitions.js';
+import { withSpread, type BenchResults, type Row, type ScenarioReport } from './report.js';
 import { round } from './stats.js';
 
 const UNCONTENDED_TARGET = 0.85;
@@ -73,16 +74,31 @@ function costTarget(results: BenchResults): string[] {
   });
 }
 
-function peerTarget(results: BenchResults): string[] {
-  const behind = results.scenarios.flatMap((scenario) =>
+/**
+ * Deadbolt against every peer on every headline figure: behind or ahead only where every
+ * repetition's ratio is on that side of 1 (see repetitions.ts); the rest are within noise.
+ */
+export function peerTarget(results: BenchResults): string[] {
+  const comparisons = results.scenarios.flatMap((scenario) =>
     scenario.rows.flatMap((row) =>
-      Object.entries(row.deadboltAdvantage ?? {})
-        .filter(([, ratio]) => ratio < 1)
-        .map(([key, ratio]) => `${scenario.title}, ${scenario.columns.find((column) => column.key === key)?.label ?? key}, against ${row.contender} (× ${ratio})`),
+      Object.entries(row.deadboltAdvantage ?? {}).map(([key, advantage]) => ({
+        call: advantage.call,
+        line: `${scenario.title}, ${scenario.columns.find((column) => column.key === key)?.label ?? key}, against ${row.contender}: × ${withSpread(advantage.median, advantage)}`,
+      })),
     ),
   );
-  if (behind.length === 0) return ['Every Deadbolt headline figure is ahead of every peer that offers the feature: reached.'];
-  return [`Deadbolt is behind a peer on these headline figures (Deadbolt × below 1):\n${behind.map((line) => `  - ${line}`).join('\n')}`];
+  const listed = (call: Call) => comparisons.filter((comparison) => comparison.call === call).map(({ line }) => `  - ${line}`);
+  const behind = listed('behind');
+  const noise = listed('within noise');
+  const ahead = comparisons.length - behind.length - noise.length;
+  const repetitions = `all ${results.repetitions} repetitions`;
+  return [
+    behind.length === 0 && noise.length === 0
+      ? `Every Deadbolt headline figure is ahead of every peer that offers the feature, in ${repetitions}: reached.`
+      : `Deadbolt is ahead of a peer on ${ahead} of ${comparisons.length} headline comparisons (Deadbolt × above 1 in ${repetitions}).`,
+    ...(behind.length > 0 ? [`Deadbolt is behind a peer on these headline figures (Deadbolt × below 1 in ${repetitions}):\n${behind.join('\n')}`] : []),
+    ...(noise.length > 0 ? [`Within noise (the repetitions' ratios on both sides of 1, or at 1), neither ahead nor behind:\n${noise.join('\n')}`] : []),
+  ];
 }
 
 function find(results: BenchResults, id: string): ScenarioReport | undefined {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderBarChart, type BarChartSpec } from '../../scripts/charts/barChart.mjs';
-import { headlineChartId, type BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
+import { benchmarkCharts, headlineChartId, type BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
 import { embedCharts } from '../../scripts/charts/embed.mjs';
 import type { ReliabilityResultsJson } from '../../scripts/charts/reliabilityCharts.mjs';
 import { formatNumber } from '../../scripts/charts/svg.mjs';
@@ -21,6 +21,13 @@ const bars = (svg: string) =>
     fill: match[2] ?? '',
     title: unescape(match[3] ?? ''),
   }));
+const whiskers = (svg: string) =>
+  [...svg.matchAll(/<g class="whisker"[^>]*><title>([^<]*)<\/title><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g)].map((match) => ({
+    title: unescape(match[1] ?? ''),
+    from: Number(match[2]),
+    to: Number(match[3]),
+  }));
+const valueX = (svg: string) => [...svg.matchAll(/<text class="value" x="([\d.]+)"/g)].map((match) => Number(match[1]));
 const tag = (svg: string, name: 'title' | 'desc') => unescape(new RegExp(`<${name} id="[^"]+">([^<]*)</${name}>`).exec(svg)?.[1] ?? '');
 const images = (markdown: string) => [...markdown.matchAll(/!\[([^\]]*)\]\(\.\/charts\/([^)]+)\)/g)].map((match) => match[2] ?? '');
 
@@ -92,6 +99,58 @@ describe('bar chart', () => {
     expect(tag(pair, 'desc')).toBe('Pairs. Values: one: p50 1.5, p99 9; two: p50 no figure, p99 3.');
     expect(pair).toContain('class="reference"');
     expect(pair).toContain('>1 = the floor</text>');
+  });
+});
+
+describe('bar chart with spreads', () => {
+  const svg = renderBarChart({
+    ...fixture,
+    groups: [
+      { label: 'deadbolt/ioredis', values: [120], spreads: [{ min: 100, max: 150 }], highlight: true },
+      { label: 'peer/ioredis', values: [80] },
+    ],
+  });
+
+  it('draws a whisker from the smallest to the largest repetition, on the bars\' scale, and writes the value past it', () => {
+    const [drawn] = whiskers(svg);
+    expect(whiskers(svg)).toHaveLength(1);
+    expect(drawn?.title).toBe('deadbolt/ioredis: from 100 to 150');
+    const [ours, peer] = bars(svg);
+    // The bar starts at 0: its width is the value's length on the scale.
+    const start = Number(/<rect class="bar" x="([\d.]+)"/.exec(svg)?.[1]);
+    const perUnit = (ours?.width ?? 0) / 120;
+    expect(drawn?.from ?? 0).toBeCloseTo(start + 100 * perUnit, 0);
+    expect(drawn?.to ?? 0).toBeCloseTo(start + 150 * perUnit, 0);
+    expect((peer?.width ?? 0) / perUnit).toBeCloseTo(80, 0);
+    expect(valueX(svg)[0]).toBeGreaterThan(drawn?.to ?? Infinity);
+    expect(texts(svg, 'value')).toEqual(['120', '80']);
+    expect(tag(svg, 'desc')).toBe('A test chart. Values: deadbolt/ioredis 120 (from 100 to 150); peer/ioredis 80.');
+  });
+});
+
+describe('benchmark charts from results with repetitions', () => {
+  const results: BenchResultsJson = {
+    scenarios: [
+      {
+        id: 'uncontended',
+        title: '1. Uncontended',
+        columns: [{ key: 'cyclesPerSecond', label: 'cycles/s' }],
+        headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
+        rows: [
+          { contender: 'deadbolt/ioredis', library: 'Deadbolt', driver: 'ioredis', figures: { cyclesPerSecond: 4200 }, repetitions: { cyclesPerSecond: [4100, 4200, 4400] } },
+          { contender: 'peer/ioredis', library: 'peer', driver: 'ioredis', figures: { cyclesPerSecond: 4500 }, repetitions: { cyclesPerSecond: [4500, 4500, 4500] } },
+        ],
+      },
+    ],
+  };
+
+  it('draws the median as the bar and the repetitions\' spread as a whisker, and says so', () => {
+    const chart = benchmarkCharts(results).find((candidate) => candidate.file === 'benchmarks-uncontended-cyclespersecond.svg');
+    const svg = chart?.svg ?? '';
+    expect(texts(svg, 'value')).toEqual(['4,200', '4,500']);
+    // The peer's repetitions agree exactly: no whisker to draw.
+    expect(whiskers(svg).map((drawn) => drawn.title)).toEqual(['deadbolt/ioredis: from 4,100 to 4,400']);
+    expect(svg).toContain('>Bars: the median of 3 repetitions; whiskers: their spread, smallest to largest.</text>');
   });
 });
 
@@ -169,6 +228,9 @@ describe('the results pages, from the checked-in results', () => {
       expect(texts(svg, 'label')).toEqual(rows.map((row) => row.contender));
       expect(texts(svg, 'value')).toEqual(rows.map((row) => formatNumber(row.figures[headline.key] ?? NaN)));
       expect(bars(svg).map((bar) => bar.fill.startsWith('url(#'))).toEqual(rows.map((row) => row.library === 'Deadbolt'));
+      // A whisker per contender whose repetitions differ (none in results from before repetitions).
+      const spread = rows.filter((row) => new Set(row.repetitions?.[headline.key] ?? []).size > 1);
+      expect(whiskers(svg).map((drawn) => drawn.title.split(':')[0])).toEqual(spread.map((row) => row.contender));
       expect(tag(svg, 'title')).toContain(scenario.title);
     }
   });

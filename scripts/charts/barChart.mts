@@ -5,10 +5,18 @@
 import { linearScale } from './scale.mjs';
 import { coordinate as c, escapeXml, formatNumber, svgDocument, textWidth } from './svg.mjs';
 
+/** How far a value varied over repeated measurements: drawn as a whisker across its bar's end. */
+export interface Spread {
+  readonly min: number;
+  readonly max: number;
+}
+
 /** One label's bars: a value per series (undefined: no figure). */
 export interface BarGroup {
   readonly label: string;
   readonly values: readonly (number | undefined)[];
+  /** Per series, the spread of the value (a median of repetitions: their smallest to largest); none: no whisker. */
+  readonly spreads?: readonly (Spread | undefined)[];
   /** Drawn hatched with a bold label, and named in the legend (Deadbolt's rows). */
   readonly highlight?: boolean;
 }
@@ -58,14 +66,28 @@ function valueText(spec: BarChartSpec, series: number, value: number | undefined
   return spec.series.length > 1 ? `${spec.series[series] ?? ''} ${figure}` : figure;
 }
 
-/** Every value, in words, for `<desc>`. */
+/** A spread in words, after its value: ` (from 110 to 130)`; nothing without one. */
+const spreadText = (spread: Spread | undefined) => (spread === undefined ? '' : ` (from ${formatNumber(spread.min)} to ${formatNumber(spread.max)})`);
+
+/** Every value, with its spread, in words, for `<desc>`. */
 function listing(spec: BarChartSpec): string {
+  const described = (group: BarGroup, series: number) => `${valueText(spec, series, group.values[series])}${spreadText(group.spreads?.[series])}`;
   const groups = spec.groups.map((group) =>
-    spec.series.length > 1
-      ? `${group.label}: ${group.values.map((value, series) => valueText(spec, series, value)).join(', ')}`
-      : `${group.label} ${valueText(spec, 0, group.values[0])}`,
+    spec.series.length > 1 ? `${group.label}: ${group.values.map((_, series) => described(group, series)).join(', ')}` : `${group.label} ${described(group, 0)}`,
   );
   return `Values: ${groups.join('; ')}.`;
+}
+
+/** A whisker from a spread's smallest to its largest value, at the middle of a bar, with end caps. */
+function whisker(spread: Spread, name: string, xOf: (value: number) => number, middle: number): string {
+  const [from, to, cap] = [c(xOf(spread.min)), c(xOf(spread.max)), BAR / 4];
+  return [
+    `<g class="whisker" stroke="${TEXT}" stroke-width="1.5"><title>${escapeXml(`${name}: from ${formatNumber(spread.min)} to ${formatNumber(spread.max)}`)}</title>`,
+    `<line x1="${from}" y1="${c(middle)}" x2="${to}" y2="${c(middle)}"/>`,
+    `<line x1="${from}" y1="${c(middle - cap)}" x2="${from}" y2="${c(middle + cap)}"/>`,
+    `<line x1="${to}" y1="${c(middle - cap)}" x2="${to}" y2="${c(middle + cap)}"/>`,
+    `</g>`,
+  ].join('');
 }
 
 /** The SVG of a horizontal bar chart. */
@@ -121,7 +143,8 @@ export function renderBarChart(spec: BarChartSpec): string {
   const plotBottom = plotTop + spec.groups.length * groupHeight + Math.max(0, spec.groups.length - 1) * groupGap;
   const height = Math.ceil(plotBottom + LINE + PAD);
 
-  const largest = Math.max(0, spec.reference?.value ?? 0, ...spec.groups.flatMap((group) => group.values.filter((value): value is number => value !== undefined)));
+  const drawn = spec.groups.flatMap((group) => [...group.values, ...(group.spreads ?? []).map((spread) => spread?.max)]);
+  const largest = Math.max(0, spec.reference?.value ?? 0, ...drawn.filter((value): value is number => value !== undefined));
   const scale = linearScale(largest);
   const xOf = (value: number) => plotX + (Math.max(0, value) / scale.max) * plotWidth;
 
@@ -162,6 +185,12 @@ export function renderBarChart(spec: BarChartSpec): string {
         body.push(
           `<rect class="bar" x="${c(plotX)}" y="${c(barTop)}" width="${c(end - plotX)}" height="${BAR}" fill="${fill}" stroke="${strong}"><title>${escapeXml(`${name}: ${formatNumber(value)}`)}</title></rect>`,
         );
+        const spread = group.spreads?.[series];
+        if (spread !== undefined) {
+          body.push(whisker(spread, name, xOf, barTop + BAR / 2));
+          // The value is written past the whisker, not over it.
+          end = Math.max(end, xOf(spread.max));
+        }
       }
       body.push(
         `<text class="value" x="${c(end + 6)}" y="${c(barTop + BAR / 2)}" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(valueText(spec, series, value))}</text>`,

@@ -1,8 +1,9 @@
 // The charts of the benchmarks page, from bench/results/latest.json: every number in them is a
 // figure of that file. Per scenario, every contender's figure for each of its headline figures;
 // per contended handoff scenario, the handoff and wait p50 and p99 side by side; and one chart of
-// Deadbolt's figures relative to each scenario's floor.
-import { renderBarChart } from './barChart.mjs';
+// Deadbolt's figures relative to each scenario's floor. A headline figure that ran several times
+// (issue 16) is the median of its repetitions: its bar, with their spread as a whisker.
+import { renderBarChart, type Spread } from './barChart.mjs';
 import { slug, type Chart } from './chart.mjs';
 
 /** The part of bench/results/latest.json the charts read (written by bench/src/report.ts). */
@@ -17,6 +18,8 @@ export interface BenchResultsJson {
       readonly library: string;
       readonly driver: string;
       readonly figures: Readonly<Record<string, number>>;
+      /** A headline figure's value in each repetition; absent in results from before repetitions. */
+      readonly repetitions?: Readonly<Record<string, readonly number[]>>;
     }[];
   }[];
 }
@@ -48,11 +51,20 @@ const isFloorRatio = (key: string) => !key.startsWith('floor') && /Floors?\d*$/.
 
 const labelOf = (scenario: Scenario, key: string) => scenario.columns.find((column) => column.key === key)?.label ?? key;
 
+/** A figure's spread over its repetitions; none when it ran once or every repetition gave the same (nothing to draw). */
+function spreadOf(row: Row, key: string): Spread | undefined {
+  const values = row.repetitions?.[key] ?? [];
+  const spread = { min: Math.min(...values), max: Math.max(...values) };
+  return spread.min < spread.max ? spread : undefined;
+}
+
 function headlineChart(page: string, scenario: Scenario, headline: Headline): Chart | undefined {
   const rows = scenario.rows.filter((row) => row.figures[headline.key] !== undefined);
   if (rows.length === 0) return undefined;
   const label = labelOf(scenario, headline.key);
   const id = headlineChartId(page, scenario.id, headline.key);
+  const repetitions = Math.max(0, ...rows.map((row) => row.repetitions?.[headline.key]?.length ?? 0));
+  const whiskers = repetitions > 1 ? [`Bars: the median of ${repetitions} repetitions; whiskers: their spread, smallest to largest.`] : [];
   return {
     file: `${id}.svg`,
     section: scenario.title,
@@ -60,10 +72,10 @@ function headlineChart(page: string, scenario: Scenario, headline: Headline): Ch
     svg: renderBarChart({
       id,
       title: `${scenario.title}: ${label}`,
-      subtitle: [`${label}, ${headline.better} is better`],
-      description: `Horizontal bar chart of ${label} for each contender in "${scenario.title}" (${headline.better} is better); Deadbolt's bars are hatched and labelled in bold.`,
+      subtitle: [`${label}, ${headline.better} is better`, ...whiskers],
+      description: `Horizontal bar chart of ${label} for each contender in "${scenario.title}" (${headline.better} is better); Deadbolt's bars are hatched and labelled in bold.${whiskers.length > 0 ? ` ${whiskers[0]}` : ''}`,
       series: [label],
-      groups: rows.map((row) => ({ label: row.contender, values: [row.figures[headline.key]], highlight: isDeadbolt(row) })),
+      groups: rows.map((row) => ({ label: row.contender, values: [row.figures[headline.key]], spreads: [spreadOf(row, headline.key)], highlight: isDeadbolt(row) })),
       highlightName: DEADBOLT,
     }),
   };

@@ -2,7 +2,8 @@
 // what fairness costs Deadbolt.
 import type { Contender } from '../contenders/Contender.js';
 import { isDeadbolt } from '../contenders/index.js';
-import { roundAll, startScenario, type Row, type ScenarioReport } from '../report.js';
+import { byRepetition, type Figures } from '../repetitions.js';
+import { startScenario, summarizeRow, type Row, type ScenarioReport } from '../report.js';
 
 /** The handoff scenarios' reports, by lock kind and number of waiters. */
 export interface HandoffReports {
@@ -41,19 +42,16 @@ export function costByWaiters({ plain8, plain128, fair8, fair128 }: HandoffRepor
     for (const row8 of at8.rows) {
       const row128 = at128.rows.find((row) => row.contender === row8.contender);
       if (!row128) continue;
-      const figure = (row: Row, key: string) => row.figures[key] ?? Number.NaN;
-      report.rows.push({
-        ...row8,
-        contender: `${row8.contender}${suffix}`,
-        figures: roundAll({
-          commandsAt8: figure(row8, 'commandsPerAcquisition'),
-          commandsAt128: figure(row128, 'commandsPerAcquisition'),
-          commands128To8: figure(row128, 'commandsPerAcquisition') / figure(row8, 'commandsPerAcquisition'),
-          roundTripsAt8: figure(row8, 'roundTripsPerAcquisition'),
-          roundTripsAt128: figure(row128, 'roundTripsPerAcquisition'),
-          roundTrips128To8: figure(row128, 'roundTripsPerAcquisition') / figure(row8, 'roundTripsPerAcquisition'),
-        }),
-      });
+      report.rows.push(
+        derivedRow(report, `${row8.contender}${suffix}`, row8, row128, (at8, at128) => ({
+          commandsAt8: figure(at8, 'commandsPerAcquisition'),
+          commandsAt128: figure(at128, 'commandsPerAcquisition'),
+          commands128To8: figure(at128, 'commandsPerAcquisition') / figure(at8, 'commandsPerAcquisition'),
+          roundTripsAt8: figure(at8, 'roundTripsPerAcquisition'),
+          roundTripsAt128: figure(at128, 'roundTripsPerAcquisition'),
+          roundTrips128To8: figure(at128, 'roundTripsPerAcquisition') / figure(at8, 'roundTripsPerAcquisition'),
+        })),
+      );
     }
   }
   report.absent.push(...plain8.absent, ...plain128.absent.filter((absence) => !plain8.absent.some((other) => other.contender === absence.contender)));
@@ -83,22 +81,39 @@ export function fairVersusPlain({ plain8, plain128, fair8, fair128 }: HandoffRep
     for (const fairRow of fair.rows) {
       const plainRow = plain.rows.find((row) => row.contender === fairRow.contender);
       if (!plainRow) continue;
-      const ratio = (key: string) => (fairRow.figures[key] ?? Number.NaN) / (plainRow.figures[key] ?? Number.NaN);
-      report.rows.push({
-        ...fairRow,
-        figures: roundAll({
-          waiters,
-          handoffP50Ratio: ratio('handoffP50Ms'),
-          acquisitionsPerSecondRatio: ratio('acquisitionsPerSecond'),
-          commandsRatio: ratio('commandsPerAcquisition'),
-          outOfOrderPlain: plainRow.figures['outOfOrderGrants'] ?? Number.NaN,
-          outOfOrderFair: fairRow.figures['outOfOrderGrants'] ?? Number.NaN,
+      report.rows.push(
+        derivedRow(report, fairRow.contender, plainRow, fairRow, (plainFigures, fairFigures) => {
+          const ratio = (key: string) => figure(fairFigures, key) / figure(plainFigures, key);
+          return {
+            waiters,
+            handoffP50Ratio: ratio('handoffP50Ms'),
+            acquisitionsPerSecondRatio: ratio('acquisitionsPerSecond'),
+            commandsRatio: ratio('commandsPerAcquisition'),
+            outOfOrderPlain: figure(plainFigures, 'outOfOrderGrants'),
+            outOfOrderFair: figure(fairFigures, 'outOfOrderGrants'),
+          };
         }),
-      });
+      );
     }
   }
   for (const contender of contenders.filter((candidate) => !isDeadbolt(candidate))) {
     report.absent.push({ contender: contender.id, reason: typeof contender.features.fair === 'string' ? contender.features.fair : 'see scenario 4' });
   }
   return report;
+}
+
+const figure = (figures: Figures, key: string) => figures[key] ?? Number.NaN;
+
+/**
+ * A row of a derived table for `contender`, on `first`'s library and driver: `derive` of the two
+ * source rows' figures repetition by repetition (the first of one with the first of the other),
+ * so that the table's medians and spreads are of the derived figures themselves.
+ */
+function derivedRow(report: ScenarioReport, contender: string, first: Row, second: Row, derive: (first: Figures, second: Figures) => Figures): Row {
+  // Every row has its repetitions until the results are written; one without ran once.
+  const repetitionsOf = (row: Row) => (row.repetitions ? byRepetition(row.repetitions) : [row.figures]);
+  const firsts = repetitionsOf(first);
+  const seconds = repetitionsOf(second);
+  const derived = firsts.slice(0, seconds.length).map((figures, index) => derive(figures, seconds[index]!));
+  return { contender, library: first.library, driver: first.driver, ...summarizeRow(report, derived) };
 }

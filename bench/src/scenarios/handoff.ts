@@ -51,7 +51,7 @@ export const HANDOFF_COLUMNS: readonly Column[] = [
   { key: 'commandsPerSecond', label: 'Redis commands/s' },
   { key: 'roundTripsPerAcquisition', label: 'round trips/acquisition' },
   { key: 'outOfOrderGrants', label: 'out-of-order grants' },
-  { key: 'overlappingGrants', label: 'overlapping grants' },
+  { key: 'overlappingGrants', label: 'overlapping grants', across: 'max' },
   { key: 'waitingAtEnd', label: 'still waiting at end' },
 ];
 

@@ -17,10 +17,13 @@ export const PARALLEL: ScenarioSpec = {
 
 const TASKS = 256;
 
-/** Scenario 2 for every contender together: `cyclesPerTask` cycles per task and block, in `blocks` blocks. */
-export function parallel(contenders: readonly Contender[], address: Address, cyclesPerTask: number, blocks: number): Promise<Map<string, Outcome>> {
+/**
+ * Scenario 2 for every contender together, `repetitions` times over (see turns.ts): per
+ * repetition, `blocks` blocks of `cyclesPerTask` cycles per task.
+ */
+export function parallel(contenders: readonly Contender[], address: Address, { cyclesPerTask, blocks }: { cyclesPerTask: number; blocks: number }, repetitions: number): Promise<Map<string, Outcome>> {
   const locks = (contender: Contender) => Array.from({ length: TASKS }, (_, task) => `bench:parallel:${contender.id}:${task}`);
-  return throughput(contenders, address, { blocks, cyclesPerBlock: TASKS * cyclesPerTask, locks }, (mutexes) =>
+  return throughput(contenders, address, { rounds: blocks, repetitions, cyclesPerBlock: TASKS * cyclesPerTask, locks }, (mutexes) =>
     inTasks(TASKS, cyclesPerTask, async (task) => (await mutexes[task]!.acquire()).release()),
   );
 }

@@ -25,18 +25,19 @@ export const REDLOCK: ScenarioSpec = {
 };
 
 /**
- * Scenario 6 for every contender with a RedLock, taking turns: `cycles` acquisitions each, in
- * `blocks` blocks, each followed by a block of the floor's round trips.
+ * Scenario 6 for every contender with a RedLock, taking turns, `repetitions` times over (see
+ * turns.ts): per repetition, `cycles` acquisitions each, in `blocks` blocks, each followed by a
+ * block of the floor's round trips.
  */
-export function redlock(contenders: readonly Contender[], addresses: readonly Address[], cycles: number, blocks: number): Promise<Map<string, Outcome>> {
+export function redlock(contenders: readonly Contender[], addresses: readonly Address[], { cycles, blocks }: { cycles: number; blocks: number }, repetitions: number): Promise<Map<string, Outcome>> {
   const perBlock = Math.ceil(cycles / blocks);
-  return takeTurns(contenders, blocks, async (contender) => {
+  return takeTurns(contenders, { rounds: blocks, repetitions }, async (contender) => {
     if (!contender.connectRedlock) throw new Error(`${contender.id} has no RedLock`);
     const session = await contender.connectRedlock(addresses);
     const mutex = session.mutex(`bench:redlock:${contender.id}`);
     const sentByAll = () => session.connections.reduce((sum, connection) => sum + connection.counter.sent, 0);
-    const acquires: number[] = [];
-    const floors: number[] = [];
+    let acquires: number[] = [];
+    let floors: number[] = [];
     let sent = 0;
     return {
       block: async (counted) => {
@@ -49,10 +50,10 @@ export function redlock(contenders: readonly Contender[], addresses: readonly Ad
         floors.push(...floorTimes);
         sent += sentInBlock;
       },
-      figures: () => {
+      takeFigures: () => {
         const p50 = percentile(acquires, 50);
         const p99 = percentile(acquires, 99);
-        return {
+        const taken = {
           acquireP50Ms: p50,
           acquireP99Ms: p99,
           floorP50Ms: percentile(floors, 50),
@@ -61,6 +62,8 @@ export function redlock(contenders: readonly Contender[], addresses: readonly Ad
           p99InFloors: p99 / percentile(floors, 99),
           roundTripsPerCycle: sent / acquires.length,
         };
+        [acquires, floors, sent] = [[], [], 0];
+        return taken;
       },
       close: () => session.close(),
     };

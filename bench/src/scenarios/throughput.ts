@@ -4,7 +4,7 @@ import type { Contender, Mutex } from '../contenders/Contender.js';
 import type { Address } from '../drivers.js';
 import { floorMutex, measured, total, type Measured } from '../measure.js';
 import type { Column } from '../report.js';
-import { takeTurns, type Outcome } from './turns.js';
+import { takeTurns, type Outcome, type Rounds } from './turns.js';
 
 /** The columns of a throughput scenario's table; `unit` names one cycle (cycle, acquisition). */
 export function throughputColumns(unit: string): Column[] {
@@ -23,24 +23,24 @@ export function throughputColumns(unit: string): Column[] {
 }
 
 /**
- * Runs `blocks` rounds after one of warm-up, the contenders taking turns; in each round every
- * contender runs one block on its locks (`locks` names them), then one on as many floor locks
- * (two trivial EVALSHA per cycle, on the same client). `block` makes `cyclesPerBlock` cycles on
- * the locks it is given.
+ * Runs the rounds of `options` after one of warm-up, the contenders taking turns; in each round
+ * every contender runs one block on its locks (`locks` names them), then one on as many floor
+ * locks (two trivial EVALSHA per cycle, on the same client). `block` makes `cyclesPerBlock`
+ * cycles on the locks it is given.
  */
 export function throughput(
   contenders: readonly Contender[],
   address: Address,
-  options: { readonly blocks: number; readonly cyclesPerBlock: number; readonly locks: (contender: Contender) => readonly string[] },
+  options: Rounds & { readonly cyclesPerBlock: number; readonly locks: (contender: Contender) => readonly string[] },
   block: (locks: readonly Mutex[]) => Promise<unknown>,
 ): Promise<Map<string, Outcome>> {
-  return takeTurns(contenders, options.blocks, async (contender) => {
+  return takeTurns(contenders, options, async (contender) => {
     const session = await contender.connect(address);
     const { counter } = session.connection;
     const locks = options.locks(contender).map((name) => session.mutex(name));
     const floorLocks = locks.map(() => floorMutex(session.connection));
-    const lockBlocks: Measured[] = [];
-    const floorBlocks: Measured[] = [];
+    let lockBlocks: Measured[] = [];
+    let floorBlocks: Measured[] = [];
     let sent = 0;
     return {
       block: async (counted) => {
@@ -53,7 +53,11 @@ export function throughput(
         floorBlocks.push(floor);
         sent += sentInBlock;
       },
-      figures: () => figures(total(lockBlocks), total(floorBlocks), sent, options.cyclesPerBlock * options.blocks),
+      takeFigures: () => {
+        const taken = figures(total(lockBlocks), total(floorBlocks), sent, options.cyclesPerBlock * lockBlocks.length);
+        [lockBlocks, floorBlocks, sent] = [[], [], 0];
+        return taken;
+      },
       close: () => session.close(),
     };
   });

@@ -17,11 +17,14 @@ export const UNCONTENDED: ScenarioSpec = {
   headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
 };
 
-/** Scenario 1 for every contender together: `cycles` lock cycles each, in `blocks` blocks. */
-export function uncontended(contenders: readonly Contender[], address: Address, cycles: number, blocks: number): Promise<Map<string, Outcome>> {
+/**
+ * Scenario 1 for every contender together, `repetitions` times over (see turns.ts): per
+ * repetition, `cycles` lock cycles each, in `blocks` blocks.
+ */
+export function uncontended(contenders: readonly Contender[], address: Address, { cycles, blocks }: { cycles: number; blocks: number }, repetitions: number): Promise<Map<string, Outcome>> {
   const cyclesPerBlock = Math.ceil(cycles / blocks);
   const locks = (contender: Contender) => [`bench:uncontended:${contender.id}`];
-  return throughput(contenders, address, { blocks, cyclesPerBlock, locks }, ([lock]) =>
+  return throughput(contenders, address, { rounds: blocks, repetitions, cyclesPerBlock, locks }, ([lock]) =>
     inTasks(1, cyclesPerBlock, async () => (await lock!.acquire()).release()),
   );
 }
