@@ -101,4 +101,55 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     await read.release();
     expect(await raw(name, 'EXISTS', name)).toBe(0);
   });
+
+  it('tasks of two clients writing, reading and downgrading: a writer is never beside another writer or another owner\'s reader', async () => {
+    const clients = [await ctx.client(), await ctx.client({ localHandoff: { maxPasses: 3, maxMillis: 20 } })];
+    const name = ctx.uniqueName('handoff-mixed');
+    const writers = new Set<string>();
+    const readers = new Map<string, number>();
+    const violations: string[] = [];
+    const othersReading = (who: string) => [...readers].some(([owner, count]) => owner !== who && count > 0);
+    const enterRead = (who: string) => {
+      if ([...writers].some((owner) => owner !== who)) violations.push('a reader beside another owner\'s writer');
+      readers.set(who, (readers.get(who) ?? 0) + 1);
+    };
+    const leaveRead = (who: string) => readers.set(who, (readers.get(who) ?? 1) - 1);
+    const tasks = clients.flatMap((client, c) => {
+      const lock = new ReadWriteLock(client, name);
+      const writing = Array.from({ length: 3 }, async (_, t) => {
+        for (let i = 0; i < 8; i++) {
+          const write = await lock.writeLock().acquire({ waitTime: 30_000 });
+          const who = `${c}:${write.owner}`;
+          if (writers.size > 0 || othersReading(who)) violations.push('a writer not alone');
+          writers.add(who);
+          // Every other round of the first task a downgrade: read as the same owner, then let the write go.
+          const read = t === 0 && i % 2 === 0 ? await lock.readLock().acquire({ owner: write.owner }) : undefined;
+          if (read) enterRead(who);
+          await sleep(i % 2);
+          writers.delete(who);
+          await write.release();
+          if (read) {
+            await sleep(1);
+            leaveRead(who);
+            await read.release();
+          }
+        }
+      });
+      const reading = Array.from({ length: 2 }, async () => {
+        for (let i = 0; i < 8; i++) {
+          const read = await lock.readLock().acquire({ waitTime: 30_000 });
+          const who = `${c}:${read.owner}`;
+          enterRead(who);
+          await sleep(1);
+          leaveRead(who);
+          await read.release();
+        }
+      });
+      return [...writing, ...reading];
+    });
+    await Promise.all(tasks);
+    expect(violations).toEqual([]);
+    expect(await raw(name, 'EXISTS', name)).toBe(0);
+    for (const client of clients) expect(lockRuntime(client).localHandoffs?.size).toBe(0);
+  }, 60_000);
 });
