@@ -88,6 +88,7 @@ export const notedHolder = defineCommand<LockInput, Holder | null>({
 export function notedLockKind(note: string): (name: string) => LockKind {
   return (name) => ({
     ...reentrantLockKind(name),
+    kindName: 'noted',
     acquire: ({ field, hold, lease }) => call(notedAcquire, { name, field, hold, lease, note }),
   });
 }

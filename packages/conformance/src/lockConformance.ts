@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { BACKENDS } from './backends.js';
 import type { LockSubject, SingleLockKind } from './kinds/index.js';
 import { useSuiteContext, type SuiteContext } from './SuiteContext.js';
+import { eventsSuite } from './suites/events.js';
 import { exclusionSuite } from './suites/exclusion.js';
 import { faultSuite } from './suites/faults.js';
 import { leaseSuite } from './suites/lease.js';
@@ -18,6 +19,7 @@ export const LOCK_SUITES = {
   lease: leaseSuite,
   waiting: waitingSuite,
   localHandoff: localHandoffSuite,
+  events: eventsSuite,
   faults: faultSuite,
 } as const satisfies Record<string, (ctx: SuiteContext) => void>;
 

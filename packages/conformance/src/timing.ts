@@ -1,3 +1,5 @@
+import type { LockClient } from '@deadbolt/core';
+
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,4 +13,13 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     if (performance.now() > deadline) return false;
     await sleep(every);
   }
+}
+
+/**
+ * Resolves once `client`'s waiters have joined their one channel and had time to go to sleep on
+ * it: then a release is what wakes them, or passes them the lock, rather than their own attempt.
+ */
+export async function waitersAsleep(client: LockClient): Promise<void> {
+  await eventually(() => client.activity().channels.length === 1);
+  await sleep(50);
 }

@@ -15,7 +15,8 @@ export {
   RedisUnavailableError,
 } from './errors/LockError.js';
 export { ReplicaSyncError, type SyncedOperation } from './errors/ReplicaSyncError.js';
-export { LockClient, type LockClientEvents, type LockLostEvent } from './client/LockClient.js';
+export { LockClient } from './client/LockClient.js';
+export type { LockClientEvents, LockLostEvent } from './client/LockClientEvents.js';
 export type { LockClientActivity } from './client/ClientRuntime.js';
 export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export type { ReplicaSyncOptions, ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';

@@ -13,6 +13,7 @@ export { heldLock, type HoldDescription } from './lock/HeldLock.js';
 export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
+export type { LockEvents } from './client/LockEvents.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
 export { LocalHandoffs, type Claim, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';

@@ -47,11 +47,15 @@ describe('RenewalScheduler', () => {
   let calls: RenewalCall[];
   let scheduler: RenewalScheduler;
   const lost: string[] = [];
+  const batches: { holds: number; lost: number; tookMs: number }[] = [];
+  const failures: unknown[] = [];
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     calls = [];
     lost.length = 0;
+    batches.length = 0;
+    failures.length = 0;
     const runner = new ScriptRunner(fakeExecutor(calls), 60_000);
     // Renewal commands use no publish command, latch or clock from the context.
     const run = async (batch: Call<boolean[]>) =>
@@ -60,6 +64,7 @@ describe('RenewalScheduler', () => {
       lease: LEASE,
       isCluster: false,
       onLost: (lostTarget) => lost.push(lostTarget.hold),
+      onBatch: { renewed: (holds, lostHolds, tookMs) => batches.push({ holds, lost: lostHolds, tookMs }), failed: (error) => failures.push(error) },
     });
   });
   afterEach(() => {
@@ -89,6 +94,22 @@ describe('RenewalScheduler', () => {
     expect(scheduler.size).toBe(1);
     await vi.advanceTimersByTimeAsync(LEASE / 3);
     expect(calls[1]?.args).toEqual([LEASE, 'client:h2', 'h2']);
+  });
+
+  it('reports each batch: how many holds it asked for, how many were gone, how long it took; and a batch that failed', async () => {
+    scheduler.register(target('a', 'h1'), () => undefined, performance.now());
+    scheduler.register(target('a', 'h2'), () => undefined, performance.now());
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    await vi.advanceTimersByTimeAsync(7);
+    calls[0]?.reply([1, 0]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([{ holds: 2, lost: 1, tookMs: 7 }]);
+    await vi.advanceTimersByTimeAsync(LEASE / 3);
+    const unreachable = new Error('connection lost');
+    calls[1]?.fail(unreachable);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failures).toEqual([expect.objectContaining({ name: 'RedisUnavailableError', cause: unreachable })]);
+    expect(batches).toHaveLength(1);
   });
 
   it('guards a fixed lease up to its end and never beyond', async () => {

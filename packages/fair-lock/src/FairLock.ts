@@ -132,6 +132,7 @@ export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKin
   // A waiter's allowance: its wait time when finite, else the lock's waiterTimeout.
   const allowanceOf = (waitTime: number) => (Number.isFinite(waitTime) ? waitTime : waiterTimeout);
   return {
+    kindName: 'fair',
     // A no-wait attempt (allowance 0) never joins the queue.
     acquire: ({ field, hold, lease, waitTime }) =>
       call(fairAcquire, { ...lock, field, hold, lease, allowance: waitTime === 0 ? 0 : allowanceOf(waitTime) }),

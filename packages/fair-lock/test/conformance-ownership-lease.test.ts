@@ -1,4 +1,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 
-describeLockConformance(subjectOf(FAIR_LOCK), ['reentrancy', 'sharedHolds', 'lease', 'faults']);
+describeLockConformance(subjectOf(FAIR_LOCK), ['reentrancy', 'sharedHolds', 'lease', 'events', 'faults']);

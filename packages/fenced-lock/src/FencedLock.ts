@@ -78,6 +78,7 @@ export class FencedLock extends LockBase<FencedHeldLock, bigint> {
 export function fencedLockKind(name: string): LockKind<bigint, FencedHeldLock> {
   return {
     ...reentrantLockKind(name),
+    kindName: 'fenced',
     acquire: ({ field, hold, lease }) => call(fencedAcquire, { name, field, hold, lease }),
     handOff: fencedHandOff,
     held: (hold, token) => new FencedHeldLock(hold, token),

@@ -1,6 +1,6 @@
 // Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
 // across owners, clients and processes.
-import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
+import { BACKENDS, eventually, sleep, useSuiteContext, waitersAsleep } from '@deadbolt/conformance';
 import { call, holdMarkersKey, lockRuntime } from '@deadbolt/core/kit';
 import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FencedLock } from '@deadbolt/fenced-lock';
@@ -57,8 +57,7 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     const lock = new FencedLock(client, ctx.uniqueName('handoff'));
     const first = await lock.acquire();
     const waiting = lock.acquire({ waitTime: 10_000 });
-    await eventually(() => client.activity().channels.length === 1);
-    await sleep(50);
+    await waitersAsleep(client);
     await first.release();
     const second = await waiting;
     expect(second.token).toBe(first.token + 1n);

@@ -162,6 +162,7 @@ export class WriteLock extends ReadWriteLockHalf {
 function halfKind(name: string, mode: ReadWriteMode) {
   const { channel } = readWriteLockKeys(name);
   return {
+    kindName: mode,
     forceRelease: () => call(readWriteForceRelease, { name, mode }),
     state: (field: string) => call(readWriteState, { name, field, mode }),
     renew: readWriteRenew,

@@ -4,4 +4,4 @@
 import { describeLockConformance } from '@deadbolt/conformance';
 import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 
-describeLockConformance(subjectOf(READ_WRITE_LOCK, 'read'), ['reentrancy', 'sharedHolds', 'lease', 'faults']);
+describeLockConformance(subjectOf(READ_WRITE_LOCK, 'read'), ['reentrancy', 'sharedHolds', 'lease', 'events', 'faults']);

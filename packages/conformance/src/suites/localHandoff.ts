@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import type { ConformantLock } from '../kinds/index.js';
 import { publishes } from '../publishes.js';
 import type { SuiteContext } from '../SuiteContext.js';
-import { eventually, sleep } from '../timing.js';
+import { eventually, sleep, waitersAsleep } from '../timing.js';
 import { clientState, handoffPlans, runPlan } from './handoffPlans.js';
 
 /**
@@ -23,7 +23,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const lock = ctx.lock(client, 'pass');
     const first = await lock.acquire();
     const waiting = lock.acquire({ waitTime: 10_000 });
-    await asleep(client);
+    await waitersAsleep(client);
     const published = await publishes(ctx, lock.name);
     await first.release();
     const second = await waiting;
@@ -43,7 +43,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const lock = ctx.lock(client, 'pass-lease');
     const first = await lock.acquire();
     const waiting = lock.acquire({ waitTime: 10_000, leaseTime: 1_500 });
-    await asleep(client);
+    await waitersAsleep(client);
     await first.release();
     const second = await waiting;
     const ttl = await lock.remainingTtl();
@@ -59,7 +59,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const outer = await lock.acquire();
     const inner = await lock.acquire({ owner: outer.owner });
     const waiting = lock.acquire({ waitTime: 10_000 });
-    await asleep(client);
+    await waitersAsleep(client);
     await inner.release();
     expect(await lock.holdCount(outer.owner)).toBe(1);
     await sleep(100);
@@ -85,7 +85,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const remoteTurn = holdThenRelease('remote', remoteLock.acquire({ waitTime: 10_000 }));
     await eventually(() => remote.activity().channels.length === 1);
     const localTurns = [holdThenRelease('local 1', localLock.acquire({ waitTime: 10_000 }))];
-    await asleep(local);
+    await waitersAsleep(local);
     localTurns.push(holdThenRelease('local 2', localLock.acquire({ waitTime: 10_000 })));
     localTurns.push(holdThenRelease('local 3', localLock.acquire({ waitTime: 10_000 })));
     await eventually(() => (lockRuntime(local).localHandoffs?.size ?? 0) === 1);
@@ -107,7 +107,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const first = await lock.acquire();
     const controller = new AbortController();
     const waiting = lock.acquire({ waitTime: 10_000, signal: controller.signal });
-    await asleep(client);
+    await waitersAsleep(client);
     // The release claims the sleeping waiter before its first await; the abort comes right after.
     const released = first.release();
     controller.abort(new Error('gave up'));
@@ -192,11 +192,6 @@ export function localHandoffSuite(ctx: SuiteContext): void {
 }
 
 // Once the client's waiter sleeps on the lock's channel, where a release can pass the lock to it.
-async function asleep(client: LockClient): Promise<void> {
-  await eventually(() => client.activity().channels.length === 1);
-  await sleep(50);
-}
-
 function leftBehind(client: LockClient) {
   return lockRuntime(client).localHandoffs?.size;
 }

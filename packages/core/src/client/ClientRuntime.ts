@@ -11,6 +11,7 @@ import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
+import type { LockEvents } from './LockEvents.js';
 import type { ResolvedLockClientOptions } from './LockClientOptions.js';
 
 // Redis 7.0.0 as REDIS_VERSION_NUM reports it: the first version with sharded pub/sub.
@@ -33,6 +34,7 @@ export class ClientRuntime implements LockRuntime {
   readonly watchdogTimeout: number;
   readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
   readonly localHandoffs: LocalHandoffs | undefined;
+  readonly events: LockEvents;
   readonly #options: ResolvedLockClientOptions;
   readonly #executor: Executor;
   readonly #runner: ScriptRunner;
@@ -46,15 +48,28 @@ export class ClientRuntime implements LockRuntime {
   #publish: PublishCommand | undefined;
   #closed = false;
 
-  constructor(executor: Executor, options: ResolvedLockClientOptions, onLost: (target: RenewalTarget, error: LockLostError) => void) {
+  constructor(executor: Executor, options: ResolvedLockClientOptions, events: LockEvents) {
     this.#options = options;
+    this.events = events;
     this.#executor = executor;
     this.clientId = options.clientId;
     this.watchdogTimeout = options.watchdogTimeout;
     this.#unlockLatchTtl = 2 * options.commandTimeout;
     this.#runner = new ScriptRunner(executor, options.commandTimeout);
     this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
-    this.#renewals = new RenewalScheduler((batch) => this.run(batch), { lease: options.watchdogTimeout, isCluster: executor.isCluster, onLost });
+    this.#renewals = new RenewalScheduler((batch) => this.run(batch), {
+      lease: options.watchdogTimeout,
+      isCluster: executor.isCluster,
+      onLost: (target, error) => events.emit('lockLost', { key: target.name, field: target.field, error }),
+      onBatch: {
+        renewed: (holds, lost, tookMs) => {
+          if (events.listening('renewed')) events.emit('renewed', { holds, lost, tookMs });
+        },
+        failed: (error) => {
+          if (events.listening('handledError')) events.emit('handledError', { operation: 'renew', error });
+        },
+      },
+    });
     const sync = options.replicaSync && new ReplicaSync(executor, options.replicaSync, options.commandTimeout);
     this.confirmReplicas = sync && ((name, operation) => sync.confirm(name, operation));
     this.localHandoffs = options.localHandoff && new LocalHandoffs(options.localHandoff);

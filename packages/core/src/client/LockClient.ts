@@ -1,28 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { LockLostError } from '../errors/LockError.js';
 import type { Executor } from '../executor/Executor.js';
 import { Lock } from '../lock/Lock.js';
 import { checkMethods } from '../options/validate.js';
 import { LOCK_RUNTIME, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
 import { ClientRuntime, type LockClientActivity } from './ClientRuntime.js';
+import type { LockClientEvents } from './LockClientEvents.js';
+import { lockEvents } from './LockEvents.js';
 import { resolveClientOptions, type LockClientOptions, type ResolvedLockClientOptions } from './LockClientOptions.js';
-
-/** What the `lockLost` event reports. */
-export interface LockLostEvent {
-  /** The Redis key of the lost lock. */
-  readonly key: string;
-  /** The owner field (`<clientId>:<ownerId>`) that held it. */
-  readonly field: string;
-  /** Why it was lost; also the reason of each held lock's aborted signal. */
-  readonly error: LockLostError;
-}
-
-/** Events of a {@link LockClient}. */
-export interface LockClientEvents {
-  /** The watchdog found a held lock gone, or could not reach Redis before its lease ended. */
-  lockLost: [event: LockLostEvent];
-}
 
 // What a LockClient calls on its executor.
 const EXECUTOR_METHODS = ['evalsha', 'eval', 'command', 'subscribe', 'unsubscribe', 'listen', 'close'] as const;
@@ -69,9 +54,7 @@ export class LockClient extends EventEmitter<LockClientEvents> implements LockHo
     checkMethods(executor, 'executor', EXECUTOR_METHODS, 'an executor from an adapter, such as ioredisExecutor(redis)');
     this.options = Object.freeze(resolveClientOptions(options, randomUUID));
     this.id = this.options.clientId;
-    this.#runtime = new ClientRuntime(executor, this.options, (target, error) =>
-      this.emit('lockLost', { key: target.name, field: target.field, error }),
-    );
+    this.#runtime = new ClientRuntime(executor, this.options, lockEvents(this));
   }
 
   /**

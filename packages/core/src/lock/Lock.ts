@@ -22,6 +22,7 @@ import type { LockKind } from './LockKind.js';
 export function reentrantLockKind(name: string): Omit<LockKind, 'handOff'> {
   const channel = lockChannelName(name);
   return {
+    kindName: 'lock',
     acquire: ({ field, hold, lease }) => call(lockAcquire, { name, field, hold, lease }),
     release: (field, hold) => call(lockRelease, { name, field, hold }),
     forceRelease: () => call(lockForceRelease, { name }),

@@ -8,6 +8,7 @@ import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { lockRuntime, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
+import { acquisitionReport, type AcquisitionReport } from './acquisitionReport.js';
 import { ATTEMPT_ALONE, type UnkeptHold } from './attemptAlone.js';
 import { LOCK_BRAND } from './isLock.js';
 import type { AttemptContext, LockKind, WaitContext } from './LockKind.js';
@@ -158,6 +159,17 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const runtime = this.#runtime;
     runtime.assertOpen();
     const owner = options.owner ?? currentOwner(this.name) ?? runtime.newOwnerId();
+    const report = acquisitionReport(runtime.events, this.name, this.#kind.kindName, owner);
+    if (!report) return this.#take(options, owner, undefined);
+    return this.#take(options, owner, report).catch((error: unknown) => {
+      report.failed(error, options.signal);
+      throw error;
+    });
+  }
+
+  // Takes the lock for `owner`, waiting as the options say: the held lock, or `null` when the wait ran out.
+  async #take(options: CheckedAcquireOptions, owner: string, report: AcquisitionReport | undefined): Promise<Held | null> {
+    const runtime = this.#runtime;
     const field = ownerField(runtime.clientId, owner);
     const wait: WaitContext = { field, lease: options.leaseTime ?? runtime.watchdogTimeout, waitTime: options.waitTime };
     let granted: Passed<Grant> | undefined;
@@ -191,13 +203,20 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
           return null;
         },
         undo,
+        onBusy: report && (() => report.busy()),
       });
     } finally {
       const { leave } = this.#kind;
       if (!taken && options.waitTime > 0 && leave) await runtime.run(leave(wait)).catch(() => undefined);
     }
-    if (!taken || !granted) return null;
-    return this.#keep(owner, field, options, granted, undo);
+    if (!taken || !granted) {
+      report?.timedOut();
+      return null;
+    }
+    const held = await this.#keep(owner, field, options, granted, undo);
+    // Only a local holder's hand-off passes a streak of local passes on.
+    report?.taken(granted.streak !== undefined);
+    return held;
   }
 
   /** See {@link attemptAlone}. */
@@ -208,10 +227,27 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     checked.signal?.throwIfAborted();
     const owner = checked.owner ?? currentOwner(this.name) ?? runtime.newOwnerId();
     const field = ownerField(runtime.clientId, owner);
-    const outcome = await this.#attemptOnce({ field, lease: checked.leaseTime ?? runtime.watchdogTimeout, waitTime: 0 }, owner);
-    if (typeof outcome === 'number') return null;
-    const giveBack = () => this.#releaseQuietly(field, outcome.hold);
-    return { keep: () => this.#keep(owner, field, checked, outcome, giveBack), giveBack };
+    const report = acquisitionReport(runtime.events, this.name, this.#kind.kindName, owner);
+    let outcome: Passed<Grant> | number;
+    try {
+      outcome = await this.#attemptOnce({ field, lease: checked.leaseTime ?? runtime.watchdogTimeout, waitTime: 0 }, owner);
+    } catch (error) {
+      report?.failed(error, checked.signal);
+      throw error;
+    }
+    if (typeof outcome === 'number') {
+      report?.busy();
+      report?.timedOut();
+      return null;
+    }
+    const taken = outcome;
+    const giveBack = () => this.#releaseQuietly(field, taken.hold);
+    const keep = async () => {
+      const held = await this.#keep(owner, field, checked, taken, giveBack);
+      report?.taken(false);
+      return held;
+    };
+    return { keep, giveBack };
   }
 
   // A hold an attempt took (or was passed) becomes a held lock, unless the client closed or
@@ -244,7 +280,13 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
       release: () => {
         const mayPass = !releaseSent;
         releaseSent = true;
-        return this.#release(field, hold, mayPass, streak);
+        const releasing = this.#release(field, hold, mayPass, streak);
+        const { events } = runtime;
+        if (!events.listening('released')) return releasing;
+        return releasing.then((released) => {
+          if (released) events.emit('released', { name: this.name, kind: kind.kindName, owner, heldMs: performance.now() - acquiredAt });
+          return released;
+        });
       },
       extend: (lease) => runtime.run(kind.extend(field, hold, lease)),
     };
@@ -309,8 +351,12 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     void this.#releaseQuietly(field, hold);
   }
 
+  // Gives a hold back where nobody awaits the outcome: one that cannot be released expires with its lease.
   async #releaseQuietly(field: string, hold: string): Promise<void> {
-    await this.#runtime.run(this.#kind.release(field, hold)).catch(() => undefined);
+    const { events } = this.#runtime;
+    await this.#runtime.run(this.#kind.release(field, hold)).catch((error: unknown) => {
+      if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
+    });
   }
 
   // Closed while the acquisition was in flight: nobody would keep this lock alive, so it goes back.

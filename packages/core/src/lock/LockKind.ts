@@ -37,6 +37,8 @@ export interface AttemptContext extends WaitContext {
  * @typeParam Held - what an acquisition returns
  */
 export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
+  /** The kind's name in the client's events (`LockClientEvents`): `lock`, `fair`, `read`, `write`, `fenced`, ... */
+  readonly kindName: string;
   /** One attempt to take or re-enter the lock. May throw `InvalidArgumentError` for an owner the kind refuses. */
   acquire(attempt: AttemptContext): Call<AcquireReply<Grant>>;
   /**

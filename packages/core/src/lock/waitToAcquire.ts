@@ -18,6 +18,8 @@ export interface AcquireLoop {
   attempt(): Promise<number | null>;
   /** Gives back an acquisition that succeeded after the wait was aborted. */
   undo(): Promise<void>;
+  /** Told each time an attempt finds the lock held elsewhere (or the client holds off from it). */
+  readonly onBusy?: (() => void) | undefined;
   /**
    * How long this client holds off from trying the lock for now, in milliseconds (see
    * `LocalHandoffs.beginStepBack`); absent, or 0, to try at once.
@@ -54,6 +56,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
       // the attempt also took it, is given back by the receiver).
       const passedMeanwhile = received(receiver);
       if (ttl === null || (passedMeanwhile && (await passedMeanwhile))) return (acquired = await taken(loop));
+      loop.onBusy?.();
       if (loop.waitTime <= 0) return false;
       if (subscription) {
         const remaining = deadline - performance.now();

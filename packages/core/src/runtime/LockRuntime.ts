@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
+import type { LockEvents } from '../client/LockEvents.js';
 import type { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { Call, PublishCommand } from '../scripts/Command.js';
@@ -44,6 +45,8 @@ export interface LockRuntime {
    * `undefined` when the client's `localHandoff` option is `false`.
    */
   readonly localHandoffs: LocalHandoffs | undefined;
+  /** Tells the client's listeners what locks do (`LockClientEvents`); check `listening` before building a payload. */
+  readonly events: LockEvents;
   /** Joins a wait channel, shared by every local waiter on it. */
   join(channel: string): Promise<ChannelSubscription>;
   /**

@@ -39,6 +39,14 @@ const BATCH = 500;
 // After a failed tick, how soon to try again while the lease lasts.
 const RETRY_DELAY = 1000;
 
+/** Told how each batch renewal went: for the client's `renewed` and `handledError` events. */
+export interface BatchListener {
+  /** `holds` were asked for in one call that took `tookMs`; `lost` of them were found gone. */
+  renewed(holds: number, lost: number, tookMs: number): void;
+  /** The batch could not reach Redis; it is retried. */
+  failed(error: unknown): void;
+}
+
 /**
  * The watchdog. Keeps every registered hold alive by renewing its lease every third of it, with
  * one script call per slot (and lease) per tick for all holds together. A renewal only extends a
@@ -52,6 +60,7 @@ export class RenewalScheduler {
   readonly #interval: number;
   readonly #isCluster: boolean;
   readonly #onLost: (target: RenewalTarget, error: LockLostError) => void;
+  readonly #onBatch: BatchListener | undefined;
   readonly #entries = new Map<string, Entry>();
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
@@ -59,18 +68,19 @@ export class RenewalScheduler {
 
   /**
    * @param run - runs one batch renewal
-   * @param options - the watchdog's lease, whether keys are spread over cluster slots, and whom to
-   *   tell (besides the hold) that a hold was lost
+   * @param options - the watchdog's lease, whether keys are spread over cluster slots, whom to
+   *   tell (besides the hold) that a hold was lost, and whom to tell how each batch went
    */
   constructor(
     run: (batch: Call<boolean[]>) => Promise<boolean[]>,
-    options: { lease: number; isCluster: boolean; onLost: (target: RenewalTarget, error: LockLostError) => void },
+    options: { lease: number; isCluster: boolean; onLost: (target: RenewalTarget, error: LockLostError) => void; onBatch?: BatchListener },
   ) {
     this.#run = run;
     this.#lease = options.lease;
     this.#interval = Math.max(1, Math.floor(options.lease / 3));
     this.#isCluster = options.isCluster;
     this.#onLost = options.onLost;
+    this.#onBatch = options.onBatch;
   }
 
   /** The lease every renewal sets, in milliseconds. */
@@ -218,10 +228,12 @@ export class RenewalScheduler {
       renewed = await this.#run(call(first.command, { lease, holds: batch }));
     } catch (error) {
       unreachable(error);
+      this.#onBatch?.failed(error);
       return false;
     } finally {
       clearTimeout(deadline);
     }
+    this.#onBatch?.renewed(batch.length, renewed.filter((done) => done !== true).length, performance.now() - sentAt);
     batch.forEach((entry, index) => {
       if (renewed[index] === true) entry.coveredUntil = Math.max(entry.coveredUntil, sentAt + lease);
       // A hold that cancelled meanwhile (released, extended) is no longer this entry's to report:

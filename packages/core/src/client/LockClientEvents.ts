@@ -1,0 +1,65 @@
+import type { LockLostError } from '../errors/LockError.js';
+
+/** What the `lockLost` event reports. */
+export interface LockLostEvent {
+  /** The Redis key of the lost lock. */
+  readonly key: string;
+  /** The owner field (`<clientId>:<ownerId>`) that held it. */
+  readonly field: string;
+  /** Why it was lost; also the reason of each held lock's aborted signal. */
+  readonly error: LockLostError;
+}
+
+/**
+ * Events of a {@link LockClient}, for logs, metrics and traces (`@deadbolt/opentelemetry` turns
+ * them into OpenTelemetry metrics and spans). Every lock event names the lock (`name`, its Redis
+ * key), its kind (`lock`, `fair`, `read`, `write`, `fenced`, or a custom kind's name) and the
+ * owner id. Times are in milliseconds on the monotonic clock.
+ *
+ * Free when nobody listens: no payload is built for an event without listeners. A listener that
+ * throws does not break the lock operation it reports on: its error becomes a process warning
+ * (`DeadboltListenerError`).
+ */
+export interface LockClientEvents {
+  /**
+   * An acquisition took the lock: a first hold, a re-entry, or a lock passed by a local holder.
+   * `waitedMs` counts from the call to the grant.
+   */
+  acquired: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly waitedMs: number; readonly passedLocally: boolean }];
+  /** A held lock was released (one hold of it: a re-entered lock stays held by its other holds). `heldMs` counts from its grant. */
+  released: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly heldMs: number }];
+  /**
+   * An acquisition found the lock held by someone else at its first attempt and waits for it
+   * (with no wait time, `waitEnded` follows at once with `timedOut`).
+   */
+  waitStarted: [event: { readonly name: string; readonly kind: string; readonly owner: string }];
+  /**
+   * A wait that `waitStarted` reported ended: the lock was `taken`, the wait time ran out
+   * (`timedOut`), its signal aborted (`aborted`), or it `failed` with `error` (Redis unreachable,
+   * the client closed, ...). `waitedMs` counts from the call.
+   */
+  waitEnded: [
+    event: {
+      readonly name: string;
+      readonly kind: string;
+      readonly owner: string;
+      readonly waitedMs: number;
+      readonly outcome: 'taken' | 'timedOut' | 'aborted' | 'failed';
+      readonly error?: unknown;
+    },
+  ];
+  /**
+   * The watchdog renewed a batch of held locks in one script: `holds` were asked for, `lost` of them
+   * were found gone (each also reported by `lockLost`). A batch that could not reach Redis is
+   * reported by `handledError` instead, and retried.
+   */
+  renewed: [event: { readonly holds: number; readonly lost: number; readonly tookMs: number }];
+  /** The watchdog found a held lock gone, or could not reach Redis before its lease ended. */
+  lockLost: [event: LockLostEvent];
+  /**
+   * An error Deadbolt handled on its own, where nobody awaits the operation: a watchdog batch that
+   * could not reach Redis (`renew`, retried), a hold given back that could not be released
+   * (`giveBack`: it expires with its lease).
+   */
+  handledError: [event: { readonly operation: 'renew' | 'giveBack'; readonly name?: string; readonly error: unknown }];
+}
