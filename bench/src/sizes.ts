@@ -1,12 +1,15 @@
 /**
  * How much work each scenario does. `full` fits `pnpm bench` (build included) in about 10
- * minutes on a 2-core machine; `smoke` runs every scenario and contender in seconds, to keep the
- * harness working, and its figures mean nothing.
+ * minutes on a 2-core machine; `smoke` runs every scenario and contender in about a minute, to
+ * keep the harness working, and its figures mean nothing.
  *
  * Scenarios with headline figures run `repetitions` times (issue 16), and their sizes here are
- * per repetition: the three together cost about one and a half of the single runs they replace
- * (327 s then, about 500 s now). The single run's sizes were cut to fit, each no further than a
- * repetition still measures what its scenario is about:
+ * per repetition: the three together cost less than one and a half of the single run they replace.
+ * Measured: 552 s for the scenarios (without the build) on a 2-core machine that other test
+ * suites shared, where the single run took 327 s on a quiet one; the scenarios that run once took
+ * 1.4 times as long there, so the repeated ones cost about 1.3 times their single run. The single
+ * run's sizes were cut to fit, each no further than a repetition still measures what its
+ * scenario is about:
  * - 1 and 2: 1,500 sequential cycles (3 blocks) and 5,120 parallel acquisitions (2 blocks) per
  *   repetition, as many as or more than one block of the single run, which took under a second.
  * - 3 and 4: 300 acquisitions per process (1,200 a run), enough for a p99 of the handoff and the

@@ -1,7 +1,9 @@
 // A horizontal bar chart as a standalone SVG: one group of bars per label (one bar per series),
-// on a linear scale from 0, each bar's value written at its end. Meaning never rests on colour
-// alone: every bar has its group's label beside it and its value (with the series' name when
-// there are several) at its end, and highlighted groups (Deadbolt's rows) are hatched and bold.
+// on a linear scale from 0, each bar's value written at its end (past the whisker of its spread,
+// where it has one: a median of repetitions, the whisker spanning their smallest to largest).
+// Meaning never rests on colour alone: every bar has its group's label beside it and its value
+// (with the series' name when there are several) at its end, and highlighted groups (Deadbolt's
+// rows) are hatched and bold.
 import { linearScale } from './scale.mjs';
 import { coordinate as c, escapeXml, formatNumber, svgDocument, textWidth } from './svg.mjs';
 
