@@ -219,7 +219,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     return held;
   }
 
-  /** See {@link attemptAlone}. */
+  /** For lock groups: see `attemptAlone` in `@deadbolt/core/kit`. */
   async [ATTEMPT_ALONE](options?: Omit<AcquireOptions, 'waitTime'>): Promise<UnkeptHold<Held> | null> {
     const checked = checkAcquireOptions({ ...options, waitTime: 0 }, 0);
     const runtime = this.#runtime;
