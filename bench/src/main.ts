@@ -15,6 +15,7 @@ import { fenced, FENCED } from './scenarios/fenced.js';
 import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
 import { handoff, handoffSpec } from './scenarios/handoff.js';
 import { HELD_HANDOFFS, heldDrainMs, heldHandoffSpec } from './scenarios/heldHandoff.js';
+import { listened, LISTENERS } from './scenarios/listeners.js';
 import { memory, memorySpec } from './scenarios/memory.js';
 import { deadboltOwnCostUs } from './scenarios/ownCost.js';
 import { parallel, PARALLEL } from './scenarios/parallel.js';
@@ -88,6 +89,11 @@ const server = await startStandalone();
 const address: Address = { host: server.host, port: server.port };
 try {
   await scenarioTogether(UNCONTENDED, (contenders, repetitions) => uncontended(contenders, address, size.uncontended, repetitions));
+  const deadbolts = CONTENDERS.filter(isDeadbolt);
+  const listenersReport = await repeated(LISTENERS, (contenders) => uncontended(contenders, address, size.uncontended, repetitionsOf(LISTENERS)), [...deadbolts, ...deadbolts.map(listened)]);
+  for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
+    listenersReport.absent.push({ contender: peer.id, reason: "Deadbolt only: what its own client's events cost" });
+  }
   const replicated = await startReplicated();
   try {
     const fencedReport = await scenario(FENCED, (contender) => fenced(contender, replicated, size.fenced), CONTENDERS.filter(isDeadbolt));

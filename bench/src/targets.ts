@@ -3,6 +3,7 @@
 import { lockCommands, type Command } from '@deadbolt/core/kit';
 import { DEADBOLT } from './contenders/deadbolt.js';
 import type { Call } from './repetitions.js';
+import { DEADBOLT_LISTENED, LISTENERS } from './scenarios/listeners.js';
 import { withSpread, type BenchResults, type Row, type ScenarioReport } from './report.js';
 import { round } from './stats.js';
 
@@ -19,7 +20,7 @@ export interface TargetInputs {
 
 /** One line per target and Deadbolt row: reached or not, with the numbers that say why. */
 export function checkTargets(results: BenchResults, inputs: TargetInputs): string[] {
-  return [...uncontendedTarget(results, inputs), ...handoffTarget(results), ...costTarget(results), ...peerTarget(results)];
+  return [...uncontendedTarget(results, inputs), ...listenerTarget(results), ...handoffTarget(results), ...costTarget(results), ...peerTarget(results)];
 }
 
 // What an uncontended cycle sends besides the script's SHA and key count: the acquire's and the
@@ -41,6 +42,21 @@ function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): 
       `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest of the client's is the driver and the kernel sending two larger commands (${CYCLE_KEYS_AND_ARGUMENTS} keys and arguments, where the floor sends none) and reading their replies, ` +
       `and the server's is redis-server running ${round(figures['commandsPerCycle'] ?? Number.NaN)} commands per cycle (the two scripts and the commands they call: hold markers that make a re-sent request count once, an unlock latch that makes a re-sent release harmless, a publish to wake waiters) where the floor runs ${round(figures['floorCommandsPerCycle'] ?? Number.NaN)}.`
     );
+  });
+}
+
+// Issue 19: events cost nothing unheard (checked by A/B against the code before them, outside
+// this run) and this much with a listener on every event.
+function listenerTarget(results: BenchResults): string[] {
+  const rows = find(results, LISTENERS.id)?.rows.filter((row) => row.library === DEADBOLT_LISTENED) ?? [];
+  return rows.map(({ driver, deadboltAdvantage }) => {
+    const cost = deadboltAdvantage?.['cyclesPerSecond'];
+    if (cost === undefined) return `Scenario 1c, ${driver}: no figures.`;
+    const told =
+      cost.call === 'ahead'
+        ? `a listener on every event costs about ${round((1 - 1 / cost.median) * 100)} % of the cycles per second`
+        : 'no cost told apart from the noise';
+    return `Scenario 1c, ${driver}: cycles/s without listeners over with a no-op listener on every client event: × ${withSpread(cost.median, cost)}: ${told}.`;
   });
 }
 
@@ -79,7 +95,8 @@ function costTarget(results: BenchResults): string[] {
  * repetition's ratio is on that side of 1 (see repetitions.ts); the rest are within noise.
  */
 export function peerTarget(results: BenchResults): string[] {
-  const comparisons = results.scenarios.flatMap((scenario) =>
+  // Scenario 1c compares Deadbolt with itself (with listeners), not with a peer.
+  const comparisons = results.scenarios.filter(({ id }) => id !== LISTENERS.id).flatMap((scenario) =>
     scenario.rows.flatMap((row) =>
       Object.entries(row.deadboltAdvantage ?? {}).map(([key, advantage]) => ({
         call: advantage.call,

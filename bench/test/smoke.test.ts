@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const SCENARIOS = [
   '1. Uncontended',
   '1b. Fenced lock and replica sync',
+  '1c. Client events',
   '2. Parallel',
   '3. Contended handoff: 8 waiters',
   '3. Contended handoff: 128 waiters',
