@@ -99,6 +99,11 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
         'while Redisson holds it: tryAcquire null, holder thread 57, note null\nisLock: true\n',
     );
   },
+  'operations.ts': (out) => {
+    expect(out).toBe(
+      'invoices:2026-11 (lock) held by client billing-worker, owner run-7, 1 hold(s)\nforce-unlocked: true\nlocked afterwards: false\n',
+    );
+  },
   'migrating-from-redis-semaphore.ts': (out) => {
     expect(out).toBe(
       'critical code\ntryAcquire: acquired\ncritical cycle iteration 1\ncritical cycle iteration 2\ncritical cycle iteration 3\n',

@@ -1,0 +1,51 @@
+import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
+import { LockClient, type LockBase } from '@deadbolt/core';
+import { FairLock } from '@deadbolt/fair-lock';
+import { FencedLock } from '@deadbolt/fenced-lock';
+import { ReadWriteLock } from '@deadbolt/rwlock';
+import type { Connection } from './connection.js';
+import { CliError, toCliError } from './errors.js';
+import type { LockInfo } from './LockInfo.js';
+
+/**
+ * Deletes a lock whoever holds it and wakes its waiters exactly as a release of its kind does,
+ * by calling that kind's own `forceUnlock()` on a `LockClient` over the connection: a plain or
+ * fenced lock publishes on `redisson_lock__channel:{name}`, a fair lock wakes the head of its
+ * queue on the head's own channel, a read-write lock announces on `redisson_rwlock:{name}`.
+ * Redisson waiters are woken as by a Java release. Hold markers go with the lock; the fair queue
+ * and the token counter stay, as they do on every force-unlock.
+ *
+ * @param connection - from {@link connect}
+ * @param lock - the lock as {@link inspectLock} read it: its kind picks the unlock
+ * @returns `true` when a lock was deleted; `false` when it was gone or changed mode meanwhile
+ * @throws {@link CliError} `not-a-lock` for a semaphore, which has no holder to unlock
+ */
+export async function forceUnlock(connection: Connection, lock: LockInfo): Promise<boolean> {
+  // The client is closed afterwards; it closes only what it opened, never the connection's client.
+  const client = new LockClient(ioredisExecutor(connection.client));
+  try {
+    return await lockOfKind(client, lock).forceUnlock();
+  } catch (error) {
+    throw toCliError(error, `force-unlock "${lock.name}"`);
+  } finally {
+    await client.close();
+  }
+}
+
+function lockOfKind(client: LockClient, lock: LockInfo): Pick<LockBase, 'forceUnlock'> {
+  switch (lock.kind) {
+    case 'lock':
+      return client.lock(lock.name);
+    case 'fair':
+      return new FairLock(client, lock.name);
+    case 'fenced':
+      return new FencedLock(client, lock.name);
+    case 'read-write': {
+      // A half's forceUnlock deletes the lock only in its own mode, so ask the half of the mode seen.
+      const pair = new ReadWriteLock(client, lock.name);
+      return lock.mode === 'read' ? pair.readLock() : pair.writeLock();
+    }
+    case 'semaphore':
+      throw new CliError('not-a-lock', `"${lock.name}" is a semaphore: its permits have no holder to unlock`);
+  }
+}

@@ -1,0 +1,139 @@
+// The built `deadbolt` bin run as a child process, as a user runs it: one end-to-end case per
+// command, then the error cases, each a non-zero exit and one line on stderr.
+import { createServer } from 'node:net';
+import { useBackendContext } from '@deadbolt/conformance';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LockInfo } from '../src/index.js';
+import { jsonOf, runBin, runInProcess, urlOf } from './helpers.js';
+
+/** A port nothing listens on: one the OS just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+const oneErrorLine = (stderr: string) => expect(stderr).toMatch(/^deadbolt: [^\n]+\n$/);
+
+describe('the deadbolt bin', () => {
+  const ctx = useBackendContext('ioredis', 'standalone');
+  const url = () => urlOf(ctx.backend());
+  const raw = (...args: (string | number)[]) => ctx.backend().command(args);
+
+  it('ls, show, watch and unlock --force --yes, end to end', async () => {
+    const client = await ctx.client({ clientId: 'cli-bin' });
+    const name = ctx.uniqueName('bin');
+    await client.lock(name).acquire({ owner: 'job-1' });
+
+    const [listed, shown, watched] = await Promise.all([
+      runBin(['ls', `${name}*`, '--url', url()]),
+      runBin(['show', name, '--url', url()]),
+      runBin(['watch', name, '--count', '2', '--interval', '100', '--url', url()]),
+    ]);
+    expect(listed.stdout).toMatch(new RegExp(`^NAME .*\\n${name} +lock +[\\d.]+s +cli-bin:job-1 x1 +- +-\\n$`));
+    expect(shown.stdout).toMatch(/^ {2}owner +cli-bin +job-1 +1 +the lock TTL$/m);
+    // Two looks, appended (stdout is no terminal), each with its timestamp line.
+    expect(watched.stdout.match(/^\d{4}-\d\d-\d\dT.*every 100ms, Ctrl-C to stop$/gm)).toHaveLength(2);
+
+    const waiter = client.lock(name).acquire({ owner: 'job-2', waitTime: 10_000 });
+    const started = performance.now();
+    const unlocked = await runBin(['unlock', name, '--force', '--yes', '--url', url()]);
+    expect([unlocked.code, unlocked.stdout, unlocked.stderr]).toEqual([0, `unlocked "${name}" (lock); its waiters were woken\n`, '']);
+    await (await waiter).release();
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('fails with one line and exit 1 on a bad URL, an unreachable server, a key that is not a lock', async () => {
+    await raw('SET', 'cli:a-string', 'x');
+    await raw('HSET', 'cli:a-hash', 'color', 'blue');
+    const results = await Promise.all([
+      runBin(['ls', '--url', 'http://127.0.0.1:1']),
+      runBin(['ls', '--url', 'redis://127.0.0.1:notaport']),
+      runBin(['ls', '--url', `redis://127.0.0.1:${await closedPort()}`]),
+      runBin(['show', 'cli:a-string', '--url', url()]),
+      runBin(['show', 'cli:a-hash', '--url', url()]),
+      runBin(['show', 'cli:nothing-here', '--url', url()]),
+    ]);
+    for (const result of results) {
+      expect(result.code).toBe(1);
+      oneErrorLine(result.stderr);
+      expect(result.stdout).toBe('');
+    }
+    const [scheme, port, unreachable, string, hash, missing] = results.map((result) => result.stderr);
+    expect(scheme).toContain('unsupported scheme "http:"');
+    expect(port).toContain('not a URL');
+    expect(unreachable).toMatch(/cannot reach redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+    expect(string).toContain('"cli:a-string" is a string, not a lock');
+    expect(hash).toContain('"cli:a-hash" is a hash whose fields are not owners');
+    expect(missing).toContain('no lock "cli:nothing-here": nobody holds it and nobody waits for it');
+  });
+
+  describe('without permission', () => {
+    afterAll(async () => {
+      await raw('ACL', 'DELUSER', 'cli-limited');
+    });
+
+    it('reports NOPERM as one line and exit 1', async () => {
+      // A user that may connect and ask INFO, but not SCAN or read keys.
+      await raw('ACL', 'SETUSER', 'cli-limited', 'on', '>secret', '~*', '+@connection', '+info');
+      const url = new URL(urlOf(ctx.backend()));
+      url.username = 'cli-limited';
+      url.password = 'secret';
+      const result = await runBin(['ls', '--url', url.toString()]);
+      expect(result.code).toBe(1);
+      oneErrorLine(result.stderr);
+      expect(result.stderr).toMatch(/^deadbolt: no permission to SCAN on .*: NOPERM/);
+      // Allowed to scan but not to read keys: the refusal inside MULTI is reported, not EXECABORT.
+      await raw('ACL', 'SETUSER', 'cli-limited', '+scan', '+multi', '+exec', '+pubsub');
+      await raw('HSET', 'cli:perm-lock', 'client:owner', '1');
+      const reading = await runInProcess(['ls', 'cli:perm-*', '--url', url.toString()]);
+      expect([reading.code, reading.stderr]).toEqual([1, `deadbolt: no permission to read "cli:perm-lock": NOPERM this user has no permissions to run the 'type' command\n`]);
+      const wrong = await runInProcess(['ls', '--url', url.toString().replace('secret', 'wrong')]);
+      expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringMatching(/^deadbolt: authentication failed: WRONGPASS/)]);
+    });
+  });
+
+  it('refuses an unlock without --force (exit 2), and without --yes when nobody can answer (exit 1)', async () => {
+    const client = await ctx.client();
+    const name = ctx.uniqueName('refused');
+    await client.lock(name).acquire();
+    const [noForce, noYes] = await Promise.all([runBin(['unlock', name, '--url', url()]), runBin(['unlock', name, '--force', '--url', url()])]);
+    expect(noForce.code).toBe(2);
+    oneErrorLine(noForce.stderr);
+    expect(noYes.code).toBe(1);
+    expect(noYes.stderr).toBe('deadbolt: stdin is not a terminal: add --yes to force-unlock without a question\n');
+    expect(await client.lock(name).isLocked()).toBe(true);
+
+    // On a terminal it asks, naming the holders; only a yes unlocks.
+    const questions: string[] = [];
+    const answer = (yes: boolean) => async (question: string) => (questions.push(question), yes);
+    const declined = await runInProcess(['unlock', name, '--force', '--url', url()], { confirm: answer(false) });
+    expect([declined.code, declined.stderr]).toEqual([1, 'deadbolt: not unlocked: not confirmed\n']);
+    expect(await client.lock(name).isLocked()).toBe(true);
+    expect((await runInProcess(['unlock', name, '--force', '--url', url()], { confirm: answer(true) })).code).toBe(0);
+    expect(await client.lock(name).isLocked()).toBe(false);
+    expect(questions[0]).toMatch(new RegExp(`^Force-unlock "${name}" \\(lock\\), held by owner [\\w-]{8}:\\S+ x1\\? Its holders will lose it\\. \\[y/N\\] $`));
+  });
+
+  it('finds a Redisson semaphore while someone waits on its channel, and only then', async () => {
+    const name = ctx.uniqueName('semaphore');
+    await raw('SET', name, '0');
+    const alone = await runInProcess(['show', name, '--url', url()]);
+    expect(alone.stderr).toContain('a Redisson semaphore is a string too, but one nobody waits on cannot be told from any other');
+    // A waiting Java client subscribes to redisson_sc:{name}.
+    const subscriber = new Redis(urlOf(ctx.backend()));
+    try {
+      await subscriber.subscribe(`redisson_sc:{${name}}`);
+      const [semaphore] = jsonOf<LockInfo[]>(await runInProcess(['ls', name, '--json', '--url', url()]));
+      expect(semaphore).toEqual({ name, kind: 'semaphore', held: false, ttl: null, holders: [], waiters: [], permits: 0, subscribers: 1 });
+      const unlock = await runInProcess(['unlock', name, '--force', '--yes', '--url', url()]);
+      expect(unlock.stderr).toContain('is not held');
+    } finally {
+      subscriber.disconnect();
+    }
+  });
+});
