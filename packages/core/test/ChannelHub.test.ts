@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, RedisUnavailableError } from '../src/errors/LockError.js';
 import type { Executor } from '../src/executor/Executor.js';
 import { ChannelHub, type ChannelSubscription } from '../src/pubsub/ChannelHub.js';
+import type { WakeRule } from '../src/pubsub/WakeRule.js';
 
 // The pub/sub hub's reference counting and timing on fake timers, over an executor whose
 // subscribe and unsubscribe calls wait until the test answers them. How one channel's waiters
@@ -89,8 +90,8 @@ function hubOf(options: { sharded?: boolean } = {}): ChannelHub {
 }
 
 /** Joins `channel` and confirms its subscription when this join is the one that sends it. */
-async function joined(hub: ChannelHub, channel: string): Promise<ChannelSubscription> {
-  const joining = hub.join(channel);
+async function joined(hub: ChannelHub, channel: string, wakes?: WakeRule): Promise<ChannelSubscription> {
+  const joining = hub.join(channel, wakes);
   await flush();
   if ((await stateOf(joining)).state === 'pending') pubsub.confirm('subscribe', channel);
   return joining;
@@ -219,6 +220,20 @@ describe('ChannelHub', { timeout: 2_000 }, () => {
     hub.deliver('a', '1');
     expect(await Promise.all(sleeps.map(stateOf))).toEqual(sleeps.map(() => ({ state: 'fulfilled', value: true })));
     expect(await stateOf(otherSleep)).toEqual({ state: 'pending' });
+  });
+
+  it("reads a channel's messages by the wake rule its first waiter joined with", async () => {
+    const hub = hubOf();
+    // A semaphore's rule: a release publishes the permits now free; any number wakes everyone.
+    const permits: WakeRule = (message) => (/^\d+$/.test(message) ? 'all' : undefined);
+    const first = await joined(hub, 'permits', permits);
+    // A later joiner's rule does not replace the channel's.
+    const second = await joined(hub, 'permits');
+    const sleeps = [first.sleep(SLEEP), second.sleep(SLEEP)];
+    hub.deliver('permits', 'not a number');
+    expect(await Promise.all(sleeps.map(stateOf))).toEqual([{ state: 'pending' }, { state: 'pending' }]);
+    hub.deliver('permits', '7');
+    expect(await Promise.all(sleeps.map(stateOf))).toEqual(sleeps.map(() => ({ state: 'fulfilled', value: true })));
   });
 
   it('keeps a wake that came while nobody slept for the next sleep', async () => {

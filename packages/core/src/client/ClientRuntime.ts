@@ -6,6 +6,7 @@ import { serverVersion } from '../commands/serverVersion.js';
 import { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import { newGeneratedOwner } from '../owner/generatedOwners.js';
 import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
+import type { WakeRule } from '../pubsub/WakeRule.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
 import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
@@ -109,8 +110,8 @@ export class ClientRuntime implements LockRuntime {
     return `${this.#instance}:${++this.#nextHold}`;
   }
 
-  join(channel: string): Promise<ChannelSubscription> {
-    return this.#channels.join(channel);
+  join(channel: string, wakes?: WakeRule): Promise<ChannelSubscription> {
+    return this.#channels.join(channel, wakes);
   }
 
   keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal {

@@ -1,3 +1,5 @@
+import { LOCK_WAKES, type WakeRule } from './WakeRule.js';
+
 // setTimeout fires at once for delays past 2^31 - 1 ms.
 const MAX_TIMER = 2 ** 31 - 1;
 
@@ -24,8 +26,16 @@ export class ChannelEntry {
   readonly #sleepers: Sleeper[] = [];
   #failed: { error: unknown } | undefined;
 
-  constructor(ready: Promise<void>) {
+  /** What the channel's messages mean to its waiters. */
+  readonly wakes: WakeRule;
+
+  /**
+   * @param ready - settles when the subscription is in place (or could not be made)
+   * @param wakes - what the channel's messages mean (default: the locks' rule)
+   */
+  constructor(ready: Promise<void>, wakes: WakeRule = LOCK_WAKES) {
     this.ready = ready;
+    this.wakes = wakes;
     // Rejections are observed by every joiner; this keeps an unjoined failure from going unhandled.
     ready.catch(() => undefined);
   }

@@ -1,6 +1,7 @@
 import { RedisUnavailableError } from '../errors/LockError.js';
 import type { Executor } from '../executor/Executor.js';
 import { ChannelEntry, type Interruptible } from './ChannelEntry.js';
+import { LOCK_WAKES, type WakeRule } from './WakeRule.js';
 
 /** A waiter's share of a channel subscription. */
 export interface ChannelSubscription {
@@ -22,8 +23,8 @@ export interface ChannelSubscription {
 
 /**
  * One subscription per channel per executor, shared by every local waiter and reference
- * counted. A message `0` wakes one local waiter, `1` wakes all of them; a subscriber reconnect
- * wakes everyone, because messages sent meanwhile are lost.
+ * counted. A message wakes one local waiter or all of them as the channel's `WakeRule`
+ * says; a subscriber reconnect wakes everyone, because messages sent meanwhile are lost.
  */
 export class ChannelHub {
   readonly #executor: Executor;
@@ -43,12 +44,16 @@ export class ChannelHub {
     this.#timeout = timeout;
   }
 
-  /** Joins the channel's subscription, subscribing first when this is the only waiter. */
-  async join(channel: string): Promise<ChannelSubscription> {
+  /**
+   * Joins the channel's subscription, subscribing first when this is the only waiter. `wakes`
+   * says what its messages mean (default: the locks' rule); every waiter of a channel waits for
+   * the same kind of object, so the first one's rule stands.
+   */
+  async join(channel: string, wakes: WakeRule = LOCK_WAKES): Promise<ChannelSubscription> {
     if (this.#closedWith) throw this.#closedWith;
     let entry = this.#entries.get(channel);
     if (!entry) {
-      entry = new ChannelEntry(this.#subscribe(channel));
+      entry = new ChannelEntry(this.#subscribe(channel), wakes);
       this.#entries.set(channel, entry);
     }
     entry.refs++;
@@ -65,8 +70,10 @@ export class ChannelHub {
   /** Delivers a message from the executor. */
   deliver(channel: string, message: string): void {
     const entry = this.#entries.get(channel);
-    if (message === '0') entry?.wakeOne();
-    else if (message === '1') entry?.wakeAll();
+    if (!entry) return;
+    const wake = entry.wakes(message);
+    if (wake === 'one') entry.wakeOne();
+    else if (wake === 'all') entry.wakeAll();
   }
 
   /** Wakes every waiter on every channel, e.g. after the subscriber reconnected. */

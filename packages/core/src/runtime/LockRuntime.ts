@@ -3,6 +3,7 @@ import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { LockEvents } from '../client/LockEvents.js';
 import type { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
+import type { WakeRule } from '../pubsub/WakeRule.js';
 import type { Call, PublishCommand } from '../scripts/Command.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
@@ -47,8 +48,11 @@ export interface LockRuntime {
   readonly localHandoffs: LocalHandoffs | undefined;
   /** Tells the client's listeners what locks do (`LockClientEvents`); check `listening` before building a payload. */
   readonly events: LockEvents;
-  /** Joins a wait channel, shared by every local waiter on it. */
-  join(channel: string): Promise<ChannelSubscription>;
+  /**
+   * Joins a wait channel, shared by every local waiter on it. `wakes` says what its messages mean
+   * (default: the locks' `0` wakes one, `1` wakes all).
+   */
+  join(channel: string, wakes?: WakeRule): Promise<ChannelSubscription>;
   /**
    * Has the watchdog keep `target` alive from `acquiredAt` (monotonic ms) on, telling `onLost`
    * when it is found gone or cannot be renewed in time. With `until`, only guards a fixed lease up
