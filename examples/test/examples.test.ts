@@ -60,6 +60,12 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     expect(out).toContain('2 readers hold the read lock together\nthe readers leave\nthe writer updates the catalog alone\n');
     expect(out).toContain('after the downgrade another reader gets in: true\nupgrade refused: LockUpgradeError\n');
   },
+  'countdown-latch.ts': (out) => {
+    expect(out).toBe(
+      'api reports ready\nworker reports ready\nscheduler reports ready\ndeploy may start: true\n' +
+        'second round, after waiting 100 ms: false\ndeleted: true, count: 0\n',
+    );
+  },
   'redisson-interop.ts': (out) => {
     expect(out).toContain("Deadbolt tryAcquire while Java holds it: null\n");
     // Woken by the unlock message, not by the Java hold's 30 s lease running out.

@@ -1,0 +1,124 @@
+import { InvalidArgumentError, type LockHost } from '@deadbolt/core';
+import { call, checkCount, checkDuration, checkOptions, checkSignal, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import { countDownCommand } from './commands/countDown.js';
+import { deleteLatchCommand } from './commands/deleteLatch.js';
+import { getCountCommand } from './commands/getCount.js';
+import type { LatchRequestInput } from './commands/inputs.js';
+import { trySetCountCommand } from './commands/trySetCount.js';
+import { checkLatchName, latchChannelName } from './latchKeys.js';
+import { waitForZero } from './waitForZero.js';
+
+/** Options of {@link CountDownLatch.await}. Every time is in milliseconds. */
+export interface LatchAwaitOptions {
+  /** Give up after waiting this long; `await` then resolves `false`. Default: `Infinity`. 0 reads the count once. */
+  waitTime?: number;
+  /** Aborts the wait; the promise rejects with the signal's reason and nothing is left behind. */
+  signal?: AbortSignal;
+}
+
+const AWAIT_OPTIONS = ['waitTime', 'signal'] as const;
+
+/**
+ * A distributed count-down latch: tasks in any process wait until others have counted it down to
+ * zero. Redisson's `RCountDownLatch`, in its layout (the count as a decimal string at the latch's
+ * name, messages on `redisson_countdownlatch__channel__{name}`), so Java and Node services share
+ * one latch: either side sets, counts down and waits, and each side's last countdown wakes the
+ * other's waiters.
+ *
+ * As in Redisson, the count can be set again once the latch is open (`trySetCount` sets a count
+ * only when none is set), and a latch with no count is open: `getCount()` reads 0 and `await()`
+ * returns at once. Waiting is by pub/sub through the client's shared subscription, never polling.
+ *
+ * @example
+ * ```ts
+ * const ready = new CountDownLatch(locks, 'deploy:42:ready');
+ * await ready.trySetCount(3); // three services must report ready
+ * ```
+ */
+export class CountDownLatch {
+  /** The client this latch runs on. */
+  readonly client: LockHost;
+  /** The latch's name: the key that holds its count. */
+  readonly name: string;
+  /** The channel its messages go out on, `redisson_countdownlatch__channel__{name}`. */
+  readonly channel: string;
+  readonly #runtime: LockRuntime;
+
+  /**
+   * @param client - the `LockClient` to use
+   * @param name - the latch's name; it must not contain braces, since Redisson's channel wraps it in them
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a non-empty string without braces, or `client` not a `LockClient`
+   */
+  constructor(client: LockHost, name: string) {
+    this.#runtime = lockRuntime(client);
+    this.client = client;
+    this.name = checkLatchName(name);
+    this.channel = latchChannelName(this.name);
+  }
+
+  /**
+   * Sets the count when the latch has none (it was never set, or it reached zero or was deleted
+   * since), and wakes waiters so they read it: Redisson's `trySetCount`.
+   *
+   * @param count - a non-negative safe integer; 0 sets a latch that is open already
+   * @returns `true` when set, `false` when the latch has a count already (it is left as it is)
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `count` is not a non-negative safe integer
+   */
+  async trySetCount(count: number): Promise<boolean> {
+    checkCount(count, 'count', 0);
+    // Past 2^53 a number no longer names one integer: the count set would not be the one asked for.
+    if (!Number.isSafeInteger(count)) throw new InvalidArgumentError('count', `must be at most ${Number.MAX_SAFE_INTEGER}, got ${count}`);
+    return this.#change((request) => call(trySetCountCommand, { ...request, count }));
+  }
+
+  /**
+   * Counts the latch down by one. The countdown that reaches zero deletes the key and wakes every
+   * waiter, on every client and on Redisson's side. On a latch with no count it changes nothing
+   * (as Redisson: the count would fall below zero, so the key is deleted).
+   */
+  async countDown(): Promise<void> {
+    return this.#change((request) => call(countDownCommand, request));
+  }
+
+  /** The count: 0 when the latch has none (open). */
+  async getCount(): Promise<number> {
+    const runtime = this.#runtime;
+    runtime.assertOpen();
+    return runtime.run(call(getCountCommand, { name: this.name }));
+  }
+
+  /**
+   * Deletes the latch, so it is open, and wakes Deadbolt's waiters, which then read the count 0.
+   * (Redisson announces a delete as a new count, which does not wake its own waiters.)
+   *
+   * @returns `true` when the latch had a count, `false` when there was none
+   */
+  async delete(): Promise<boolean> {
+    return this.#change((request) => call(deleteLatchCommand, request));
+  }
+
+  /**
+   * Waits until the count is zero.
+   *
+   * @returns `true` once the count is read as zero (at once when the latch has none), `false`
+   *   when `waitTime` ran out first
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} for a bad option; rejects with the
+   *   signal's reason when aborted, with {@link @deadbolt/core!index.ClientClosedError} when the client closes
+   */
+  async await(options?: LatchAwaitOptions): Promise<boolean> {
+    const checked = checkOptions<LatchAwaitOptions>(options, AWAIT_OPTIONS);
+    const waitTime = checked.waitTime === undefined ? Infinity : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true });
+    const signal = checkSignal(checked.signal);
+    this.#runtime.assertOpen();
+    signal?.throwIfAborted();
+    if (waitTime === 0) return (await this.getCount()) <= 0;
+    return waitForZero({ runtime: this.#runtime, channel: this.channel, waitTime, signal, count: () => this.getCount() });
+  }
+
+  // Each change is one request with an id of its own, so a copy the driver re-sends runs once.
+  #change<Reply>(bind: (request: LatchRequestInput) => Call<Reply>): Promise<Reply> {
+    const runtime = this.#runtime;
+    runtime.assertOpen();
+    return runtime.run(bind({ name: this.name, request: runtime.newHoldId() }));
+  }
+}

@@ -1,0 +1,2 @@
+export { CountDownLatch, type LatchAwaitOptions } from './CountDownLatch.js';
+export { latchChannelName } from './latchKeys.js';

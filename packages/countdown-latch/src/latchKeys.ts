@@ -1,0 +1,34 @@
+import { InvalidArgumentError } from '@deadbolt/core';
+import { checkLockName, prefixedName } from '@deadbolt/core/kit';
+
+/**
+ * The channel a latch's messages go out on: `redisson_countdownlatch__channel__{name}`, Redisson's
+ * `RCountDownLatch` channel (message `0`: the count reached zero; `1`: a new count was set, or the
+ * latch was deleted). The braces make the name the channel's hash tag, so the channel lives in the
+ * latch's cluster slot.
+ */
+export function latchChannelName(name: string): string {
+  return `redisson_countdownlatch__channel__{${name}}`;
+}
+
+/**
+ * The key that remembers the outcome of one latch request for a short while, so that a request
+ * the driver re-sends runs once: `deadbolt_latch_request:{name}:<request id>`, in the latch's slot
+ * and outside anything Redisson reads.
+ */
+export function latchRequestKey(name: string, request: string): string {
+  return `${prefixedName('deadbolt_latch_request', name)}:${request}`;
+}
+
+/**
+ * A latch name: a lock name without braces. Redisson wraps the name in braces to make its
+ * channel, so a name with braces of its own would put the channel (and in a cluster, each script
+ * that publishes on it) in another hash slot than the latch.
+ */
+export function checkLatchName(value: unknown): string {
+  const name = checkLockName(value);
+  if (/[{}]/.test(name)) {
+    throw new InvalidArgumentError('name', `must not contain braces: Redisson's latch channel wraps the name in them, got ${JSON.stringify(name)}`);
+  }
+  return name;
+}
