@@ -1,4 +1,8 @@
-import type { LockRuntime } from '@deadbolt/core/kit';
+import type { LockRuntime, WakeRule } from '@deadbolt/core/kit';
+
+// Redisson's latch messages: `0` the count reached zero, `1` a count was set or the latch deleted.
+// Either may change what every waiter should read, so each wakes them all.
+const LATCH_WAKES: WakeRule = (message) => (message === '0' || message === '1' ? 'all' : undefined);
 
 /** What one wait for a latch to open needs. */
 export interface ZeroWait {
@@ -23,9 +27,7 @@ export interface ZeroWait {
 export async function waitForZero(wait: ZeroWait): Promise<boolean> {
   const { runtime, signal } = wait;
   const deadline = performance.now() + wait.waitTime;
-  const subscription = await runtime.join(wait.channel);
-  // A wake this waiter took and has not yet answered by reading the count and sleeping again.
-  let woken = false;
+  const subscription = await runtime.join(wait.channel, LATCH_WAKES);
   try {
     for (;;) {
       signal?.throwIfAborted();
@@ -33,14 +35,9 @@ export async function waitForZero(wait: ZeroWait): Promise<boolean> {
       if ((await readCount(wait)) <= 0) return true;
       const remaining = deadline - performance.now();
       if (remaining <= 0) return false;
-      woken = false;
-      woken = await subscription.sleep(remaining, signal);
+      await subscription.sleep(remaining, signal);
     }
   } finally {
-    // Redisson's "count reached zero" message is `0`, which a shared subscription delivers to one
-    // local waiter only (for a lock, one waiter can take it). Every waiter that leaves after a
-    // wake passes it on, so each waiter of this client on the latch gets to read the count.
-    if (woken) subscription.passWake();
     subscription.release();
   }
 }
