@@ -110,6 +110,19 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
       'invoices:2026-11 (lock) held by client billing-worker, owner run-7, 1 hold(s)\nforce-unlocked: true\nlocked afterwards: false\n',
     );
   },
+  'opentelemetry.ts': (out) => {
+    const invoices = (outcome?: string) =>
+      JSON.stringify({ 'deadbolt.lock.kind': 'lock', 'deadbolt.lock.name': 'invoices', ...(outcome ? { 'deadbolt.lock.outcome': outcome } : {}) });
+    expect(out).toBe(
+      "another-job did not get invoices:2026-11: timedOut\nanother job's tryAcquire: null\n" +
+        `deadbolt.lock.wait.duration (s) ${invoices('taken')}: 1 recorded\ndeadbolt.lock.wait.duration (s) ${invoices('timed_out')}: 1 recorded\n` +
+        `deadbolt.lock.hold.duration (s) ${invoices()}: 1 recorded\n` +
+        `deadbolt.lock.acquisitions ({acquisition}) ${invoices('taken')}: 1\ndeadbolt.lock.acquisitions ({acquisition}) ${invoices('timed_out')}: 1\n` +
+        `deadbolt.lock.held ({hold}) ${invoices()}: 0\n` +
+        `span deadbolt.acquire lock ${invoices('taken')}, 0 link(s)\nspan deadbolt.acquire lock ${invoices('timed_out')}, 0 link(s)\n` +
+        `span deadbolt.hold lock ${invoices()}, 1 link(s)\n`,
+    );
+  },
   'migrating-from-redis-semaphore.ts': (out) => {
     expect(out).toBe(
       'critical code\ntryAcquire: acquired\ncritical cycle iteration 1\ncritical cycle iteration 2\ncritical cycle iteration 3\n',
