@@ -49,9 +49,6 @@ type Listener<Event extends keyof LockClientEvents> = Event extends keyof LockCl
  * context manager that follows async calls, the span around your `acquire` call), but they are
  * never made active themselves: the work your code does while holding a lock is not their child.
  *
- * A hold with a fixed `leaseTime` that runs out before its release is reported by no event: it
- * stays counted as held, and its span is never recorded.
- *
  * @param client - the lock client to observe
  * @param options - where the telemetry goes, and what it says of lock names
  * @returns a handle whose `stop()` (or `using`) takes every listener off the client

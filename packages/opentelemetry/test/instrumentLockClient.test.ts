@@ -113,6 +113,16 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     expect(seen.spansNamed('deadbolt.hold lock')).toHaveLength(1);
   });
 
+  it('a fixed lease that runs out under its holder: counted as lost and no longer held, its hold span ended', async () => {
+    const { client, seen } = await instrumented();
+    const held = await client.lock(ctx.uniqueName('lease-ran-out')).acquire({ leaseTime: 150 });
+    expect(await eventually(async () => (await seen.sum(LOCK_METRICS.losses, lock)) === 1, 2_000)).toBe(true);
+    expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
+    expect(seen.spansNamed('deadbolt.hold lock').map((span) => span.status.code)).toEqual([SpanStatusCode.ERROR]);
+    await held.release().catch(() => undefined);
+    expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
+  });
+
   it('lock names: dropped by default, hashed stably, grouped by a function', async () => {
     const runs = { drop: await instrumented(), hash: await instrumented({ lockNames: 'hash' }) };
     const grouped = await instrumented({ lockNames: (name) => name.replace(/:\d+$/, '') });

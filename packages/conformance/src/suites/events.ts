@@ -101,6 +101,16 @@ export function eventsSuite(ctx: SuiteContext): void {
     expect(seen.lockLost).toEqual([]);
   });
 
+  it('a fixed lease that runs out under its holder is reported as lost', async () => {
+    const client = await ctx.client();
+    const seen = record(client, 'lockLost');
+    const lock = ctx.lock(client, 'lease-ran-out');
+    const held = await lock.acquire({ owner: 'short-lease', leaseTime: 150 });
+    expect(await eventually(() => seen.lockLost.length === 1, 2_000)).toBe(true);
+    expect(seen.lockLost[0]).toMatchObject({ key: lock.name, error: held.signal.reason });
+    expect(seen.lockLost[0]!.field).toContain(`${client.id}:short-lease`);
+  });
+
   it('a listener that throws breaks nothing: the lock is taken and released, and its error is a process warning', async () => {
     const client = await ctx.client();
     const warnings: Error[] = [];

@@ -29,8 +29,10 @@ export interface LockClientEvents {
   /** A held lock was released (one hold of it: a re-entered lock stays held by its other holds). `heldMs` counts from its grant. */
   released: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly heldMs: number }];
   /**
-   * An acquisition found the lock held by someone else at its first attempt and waits for it
-   * (with no wait time, `waitEnded` follows at once with `timedOut`).
+   * An acquisition did not take the lock at its first attempt: it was held by someone else, and
+   * the acquisition waits for it (with no wait time, `waitEnded` follows at once with
+   * `timedOut`); or the attempt failed (`waitEnded` follows at once with `failed`). Every
+   * acquisition that does not take the lock at once thus ends with one `waitEnded`.
    */
   waitStarted: [event: { readonly name: string; readonly kind: string; readonly owner: string }];
   /**
@@ -54,7 +56,10 @@ export interface LockClientEvents {
    * reported by `handledError` instead, and retried.
    */
   renewed: [event: { readonly holds: number; readonly lost: number; readonly tookMs: number }];
-  /** The watchdog found a held lock gone, or could not reach Redis before its lease ended. */
+  /**
+   * A held lock was lost: the watchdog found it gone or could not reach Redis before its lease
+   * ended, its fixed lease ran out while it was held, or an extend found it gone.
+   */
   lockLost: [event: LockLostEvent];
   /**
    * An error Deadbolt handled on its own, where nobody awaits the operation: a watchdog batch that

@@ -30,6 +30,11 @@ export interface HoldDescription {
   release(): Promise<boolean>;
   /** Sets a lease of `leaseTime` ms from now on this hold; resolves `false` when it did not stand. */
   extend(leaseTime: number): Promise<boolean>;
+  /**
+   * Tells the client the hold was lost in a way only the held lock sees: its fixed lease ran out
+   * while it was held, or an extend found it gone (the watchdog reports its own findings).
+   */
+  reportLost?(error: LockLostError): void;
 }
 
 /** Wraps a successful acquisition in a plain {@link HeldLock}: the `held` of most lock kinds. For lock kind authors. */
@@ -158,6 +163,7 @@ export class HeldLock implements AsyncDisposable {
     if (!extended) {
       const error = new LockLostError(`Lock "${this.name}" was gone when its lease was to be extended`, { lockName: this.name });
       this.#lose(error);
+      this.#hold.reportLost?.(error);
       throw new LockNotHeldError(error.message, { lockName: this.name, cause: error });
     }
     this.#stopKeepingAlive();
@@ -175,10 +181,11 @@ export class HeldLock implements AsyncDisposable {
       this.#renewal = this.#hold.keepAlive(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
     }
     const left = from + leaseTime - performance.now();
-    this.#leaseTimer = setTimeout(
-      () => this.#lose(new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, { lockName: this.name })),
-      Math.max(0, left),
-    );
+    this.#leaseTimer = setTimeout(() => {
+      const error = new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, { lockName: this.name });
+      this.#lose(error);
+      this.#hold.reportLost?.(error);
+    }, Math.max(0, left));
     this.#leaseTimer.unref();
   }
 

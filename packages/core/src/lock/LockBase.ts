@@ -289,6 +289,9 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         });
       },
       extend: (lease) => runtime.run(kind.extend(field, hold, lease)),
+      reportLost: (error) => {
+        if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: this.name, field: this.#holdField(field), error });
+      },
     };
     return kind.held(description, grant);
   }

@@ -28,7 +28,7 @@ export function acquisitionReport(events: LockEvents, name: string, kind: string
     if (!waiting || !events.listening('waitEnded')) return;
     events.emit('waitEnded', { ...subject, waitedMs: performance.now() - calledAt, outcome, ...(error === undefined ? {} : { error }) });
   };
-  return {
+  const report: AcquisitionReport = {
     busy: () => {
       if (waiting) return;
       waiting = true;
@@ -39,6 +39,12 @@ export function acquisitionReport(events: LockEvents, name: string, kind: string
       if (events.listening('acquired')) events.emit('acquired', { ...subject, waitedMs: performance.now() - calledAt, passedLocally });
     },
     timedOut: () => waitEnded('timedOut'),
-    failed: (error, signal) => waitEnded(signal?.aborted && error === signal.reason ? 'aborted' : 'failed', error),
+    failed: (error, signal) => {
+      // A first attempt that failed did not take the lock either: its wait starts and ends here,
+      // so that every acquisition that did not take the lock at once has an outcome.
+      if (!waiting) report.busy();
+      waitEnded(signal?.aborted && error === signal.reason ? 'aborted' : 'failed', error);
+    },
   };
+  return report;
 }
