@@ -66,6 +66,13 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
         'second round, after waiting 100 ms: false\ndeleted: true, count: 0\n',
     );
   },
+  'semaphore.ts': (out) => {
+    expect(out).toBe(
+      'a third export, tryAcquire: null\none permit back: 1 available, the rebuild waits\nthe rebuild holds 2 permits\n' +
+        'an export gave up: Timed out after 100 ms waiting for 1 permit(s) of semaphore "report-exports"\n' +
+        'drained 2, available: 0\nrestored, available: 2\n',
+    );
+  },
   'redisson-interop.ts': (out) => {
     expect(out).toContain("Deadbolt tryAcquire while Java holds it: null\n");
     // Woken by the unlock message, not by the Java hold's 30 s lease running out.
