@@ -16,6 +16,7 @@ export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 export type { LockEvents } from './client/LockEvents.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export { LOCK_WAKES, type WakeRule } from './pubsub/WakeRule.js';
+export { waitOnChannel, type ChannelWait } from './pubsub/waitOnChannel.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
 export { LocalHandoffs, type Claim, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';

@@ -1,12 +1,11 @@
 import { InvalidArgumentError, type LockHost } from '@deadbolt/core';
-import { call, checkCount, checkDuration, checkOptions, checkSignal, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import { call, checkCount, checkDuration, checkOptions, checkSignal, lockRuntime, waitOnChannel, type Call, type LockRuntime } from '@deadbolt/core/kit';
 import { countDownCommand } from './commands/countDown.js';
 import { deleteLatchCommand } from './commands/deleteLatch.js';
 import { getCountCommand } from './commands/getCount.js';
 import type { LatchRequestInput } from './commands/inputs.js';
 import { trySetCountCommand } from './commands/trySetCount.js';
-import { checkLatchName, latchChannelName } from './latchKeys.js';
-import { waitForZero } from './waitForZero.js';
+import { checkLatchName, LATCH_WAKES, latchChannelName } from './latchKeys.js';
 
 /** Options of {@link CountDownLatch.await}. Every time is in milliseconds. */
 export interface LatchAwaitOptions {
@@ -112,7 +111,9 @@ export class CountDownLatch {
     this.#runtime.assertOpen();
     signal?.throwIfAborted();
     if (waitTime === 0) return (await this.getCount()) <= 0;
-    return waitForZero({ runtime: this.#runtime, channel: this.channel, waitTime, signal, count: () => this.getCount() });
+    // Below zero too: Redisson's await ends once the count is not positive.
+    const isOpen = async () => (await this.getCount()) <= 0;
+    return waitOnChannel({ runtime: this.#runtime, channel: this.channel, wakes: LATCH_WAKES, waitTime, signal, check: isOpen });
   }
 
   // Each change is one request with an id of its own, so a copy the driver re-sends runs once.

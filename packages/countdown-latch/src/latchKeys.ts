@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@deadbolt/core';
-import { checkLockName, prefixedName } from '@deadbolt/core/kit';
+import { checkLockName, prefixedName, type WakeRule } from '@deadbolt/core/kit';
 
 /**
  * The channel a latch's messages go out on: `redisson_countdownlatch__channel__{name}`, Redisson's
@@ -32,3 +32,10 @@ export function checkLatchName(value: unknown): string {
   }
   return name;
 }
+
+/**
+ * What the latch channel's messages mean (Redisson's `CountDownLatchPubSub`): `0` the count
+ * reached zero, `1` a count was set or the latch deleted. Either may change what every waiter
+ * reads, so each wakes them all.
+ */
+export const LATCH_WAKES: WakeRule = (message) => (message === '0' || message === '1' ? 'all' : undefined);

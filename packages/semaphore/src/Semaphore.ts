@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type LockHost } from '@deadbolt/core';
-import { call, checkCount, checkDuration, checkLockName, checkOptions, checkSignal, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import { call, checkCount, checkDuration, checkLockName, checkOptions, checkSignal, lockRuntime, waitOnChannel, type Call, type LockRuntime } from '@deadbolt/core/kit';
 import { addPermitsCommand } from './commands/addPermits.js';
 import { availablePermitsCommand } from './commands/availablePermits.js';
 import { drainPermitsCommand } from './commands/drainPermits.js';
@@ -7,8 +7,7 @@ import { tryAcquirePermitsCommand } from './commands/tryAcquirePermits.js';
 import { trySetPermitsCommand } from './commands/trySetPermits.js';
 import { HeldPermits } from './HeldPermits.js';
 import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
-import { semaphoreChannelName } from './semaphoreKeys.js';
-import { waitForPermits } from './waitForPermits.js';
+import { SEMAPHORE_WAKES, semaphoreChannelName } from './semaphoreKeys.js';
 
 /** Options of {@link Semaphore.acquire} and {@link Semaphore.tryAcquire}. Every time is in milliseconds. */
 export interface PermitAcquireOptions {
@@ -161,7 +160,8 @@ export class Semaphore {
         // Taken after the call timed out: nobody holds them, so they go back at once.
         if (late) void this.#giveBack(permits);
       });
-    if (!(await waitForPermits({ runtime, channel: this.channel, waitTime, signal, attempt }))) return null;
+    const taken = await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
+    if (!taken) return null;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
     if (signal?.aborted || runtime.closed) {
       await this.#giveBack(permits);

@@ -1,0 +1,68 @@
+import type { LockRuntime } from '../runtime/LockRuntime.js';
+import type { WakeRule } from './WakeRule.js';
+
+/** What one wait on a channel needs: see {@link waitOnChannel}. */
+export interface ChannelWait {
+  readonly runtime: LockRuntime;
+  /** The channel whose messages announce a change worth checking again. */
+  readonly channel: string;
+  /** What the channel's messages mean to its waiters. */
+  readonly wakes: WakeRule;
+  /** How long to wait at most, in milliseconds; `Infinity` for no limit. */
+  readonly waitTime: number;
+  readonly signal: AbortSignal | undefined;
+  /** Checks once (reads a count, tries to take permits): `true` ends the wait. */
+  check(): Promise<boolean>;
+  /**
+   * Checks once before joining the channel, and joins only when that check fails and the wait
+   * time is not 0: for a check that usually holds at once (taking permits that are free).
+   */
+  readonly checkBeforeJoining?: boolean;
+}
+
+/**
+ * Waits without polling until `check` holds: joins the channel through the client's shared
+ * subscription, checks (so a change between the two is not missed), then sleeps until a message
+ * or the end of the wait, and loops. Resolves `true` once `check` held, `false` when the wait time
+ * ran out; rejects with the signal's reason when aborted, and with `ClientClosedError` when the
+ * client closes (also when a check fails because of it). Leaves nothing behind: a wake this
+ * waiter took and did not use passes to the next local waiter, and the channel is given back.
+ * For synchronizers other than locks (a semaphore, a latch); locks wait with their own loop.
+ */
+export async function waitOnChannel(wait: ChannelWait): Promise<boolean> {
+  const { runtime, signal } = wait;
+  const deadline = performance.now() + wait.waitTime;
+  signal?.throwIfAborted();
+  if (wait.checkBeforeJoining) {
+    if (await checkOnce(wait)) return true;
+    if (wait.waitTime <= 0) return false;
+    signal?.throwIfAborted();
+  }
+  const subscription = await runtime.join(wait.channel, wait.wakes);
+  // A wake this waiter took and has not answered with a check that held.
+  let woken = false;
+  let held = false;
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      if ((held = await checkOnce(wait))) return true;
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) return false;
+      woken = false;
+      woken = await subscription.sleep(remaining, signal);
+    }
+  } finally {
+    if (woken && !held) subscription.passWake();
+    subscription.release();
+  }
+}
+
+// A check that fails because the client is closing reports the close, not the driver's error.
+async function checkOnce(wait: ChannelWait): Promise<boolean> {
+  try {
+    return await wait.check();
+  } catch (error) {
+    wait.runtime.assertOpen();
+    throw error;
+  }
+}
