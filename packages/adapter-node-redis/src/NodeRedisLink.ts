@@ -12,6 +12,8 @@ export class NodeRedisLink extends DriverLink {
   readonly #client: NodeRedisSubscriberClient;
   // One callback for every channel, so that unsubscribing removes exactly what we added.
   readonly #onMessage: NodeRedisPubSubListener;
+  // Settles once the first connection attempt ends, however it ends.
+  readonly #connecting: Promise<unknown>;
 
   constructor(client: NodeRedisSubscriberClient, events: LinkEvents) {
     super(events);
@@ -29,7 +31,7 @@ export class NodeRedisLink extends DriverLink {
     client.on('__MOVED', () => events.moved());
     // Connects in the background; commands queue meanwhile, and a first connection that fails is
     // retried by the client's reconnect strategy.
-    client.connect().catch(ignore);
+    this.#connecting = client.connect().catch(ignore);
   }
 
   protected async sendSubscribe(channel: string, sharded: boolean): Promise<void> {
@@ -59,6 +61,13 @@ export class NodeRedisLink extends DriverLink {
   }
 
   protected closeConnection(): void {
+    this.#destroy();
+    // node-redis 6 may still finish a connection destroyed while it was opening (and send what was
+    // queued on it): destroy it again once that attempt is over.
+    void this.#connecting.then(() => this.#destroy());
+  }
+
+  #destroy(): void {
     try {
       this.#client.destroy();
     } catch {

@@ -4,7 +4,11 @@ export type {
   NodeRedisClient,
   NodeRedisCluster,
   NodeRedisClusterNode,
+  NodeRedisConnection,
   NodeRedisPubSubListener,
   NodeRedisScriptOptions,
+  NodeRedisSentinel,
+  NodeRedisSentinelEvent,
+  NodeRedisSentinelNode,
   NodeRedisSubscriberClient,
 } from './clientTypes.js';

@@ -1,7 +1,7 @@
 // Compile-time check, run by `tsc --noEmit`: every kind of node-redis client of both supported
 // majors is accepted without casts. Nothing here connects.
-import { createClient, createCluster } from 'redis';
-import { createClient as createClient5, createCluster as createCluster5 } from 'redis5';
+import { createClient, createCluster, createSentinel } from 'redis';
+import { createClient as createClient5, createCluster as createCluster5, createSentinel as createSentinel5 } from 'redis5';
 import { nodeRedisExecutor } from '../src/index.js';
 
 export function acceptsEveryClient(): void {
@@ -17,4 +17,8 @@ export function acceptsEveryClient(): void {
   nodeRedisExecutor(createClient5({ RESP: 3 }));
   nodeRedisExecutor(createCluster5({ rootNodes: [] }));
   nodeRedisExecutor(createCluster5({ rootNodes: [], RESP: 3 }), { subscriberName: 'x' });
+  nodeRedisExecutor(createSentinel({ name: 'm', sentinelRootNodes: [] }));
+  nodeRedisExecutor(createSentinel({ name: 'm', sentinelRootNodes: [], RESP: 3 }));
+  nodeRedisExecutor(createSentinel5({ name: 'm', sentinelRootNodes: [] }));
+  nodeRedisExecutor(createSentinel5({ name: 'm', sentinelRootNodes: [], RESP: 3 }));
 }

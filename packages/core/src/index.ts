@@ -15,11 +15,13 @@ export {
   RedisUnavailableError,
 } from './errors/LockError.js';
 export { ReplicaSyncError, type SyncedOperation } from './errors/ReplicaSyncError.js';
+export { PermissionDeniedError } from './errors/PermissionDeniedError.js';
+export { EvictionRiskError } from './errors/EvictionRiskError.js';
 export { LockClient } from './client/LockClient.js';
 export type { LockClientEvents, LockLostEvent } from './client/LockClientEvents.js';
 export type { LockClientActivity } from './client/ClientRuntime.js';
-export type { LockClientOptions, PubSubMode, ResolvedLockClientOptions } from './client/LockClientOptions.js';
-export type { ReplicaSyncOptions, ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
+export type { LockClientOptions, PubSubMode } from './client/LockClientOptions.js';
+export type { ReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
 export type { LocalHandoffOptions } from './handoff/LocalHandoffOptions.js';
 export type { LockHost } from './runtime/LockRuntime.js';
 export { Lock } from './lock/Lock.js';

@@ -12,11 +12,16 @@ export { reentrantLockKind } from './lock/Lock.js';
 export { heldLock, type HoldDescription } from './lock/HeldLock.js';
 export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
+export { pause } from './lock/pause.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
+// The options as a client resolved them (`LockClient.options`): defaults applied.
+export type { ResolvedLockClientOptions } from './client/LockClientOptions.js';
+export type { ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
 export type { LockEvents } from './client/LockEvents.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export { LOCK_WAKES, type WakeRule } from './pubsub/WakeRule.js';
 export { waitOnChannel, type ChannelWait } from './pubsub/waitOnChannel.js';
+export { BACKOFF_JITTER, DEFAULT_BACKOFF, exponentialBackoff, type Backoff, type ExponentialBackoffOptions } from './lock/spinToAcquire.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
 export { LocalHandoffs, type Claim, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';

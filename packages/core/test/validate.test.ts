@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, LockClient, type Executor } from '../src/index.js';
 import { checkAcquireOptions } from '../src/lock/AcquireOptions.js';
+import { checkCount } from '../src/options/validate.js';
 import { lockRuntime } from '../src/runtime/LockRuntime.js';
 
 // An executor that fails the test if anything reaches it: bad input must be refused before Redis.
@@ -112,5 +113,21 @@ describe('lock entry points', () => {
     await closing.close();
     await expect(closing.lock('x').acquire()).rejects.toMatchObject({ name: 'ClientClosedError' });
     await expect(closing.lock('x').isLocked()).rejects.toMatchObject({ name: 'ClientClosedError' });
+  });
+});
+
+describe('checkCount', () => {
+  it.each([-1, 1.5, 2 ** 53, Number.NaN, Infinity, '3'])('refuses %s, naming the argument', (value) => {
+    expectInvalid(() => checkCount(value, 'permits', 0), 'permits');
+  });
+
+  it('refuses a number past -(2^53 − 1) however low min is', () => {
+    expectInvalid(() => checkCount(-(2 ** 53), 'permits', -Infinity), 'permits');
+  });
+
+  it('accepts every safe whole number from min up', () => {
+    expect(checkCount(Number.MAX_SAFE_INTEGER, 'permits', 0)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(checkCount(-Number.MAX_SAFE_INTEGER, 'permits', -Number.MAX_SAFE_INTEGER)).toBe(-Number.MAX_SAFE_INTEGER);
+    expectInvalid(() => checkCount(0, 'count', 1), 'count');
   });
 });

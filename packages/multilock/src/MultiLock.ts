@@ -1,7 +1,7 @@
 import { InvalidArgumentError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
+import { pause } from '@deadbolt/core/kit';
 import { HeldLockGroup } from './HeldLockGroup.js';
 import { LockGroup, memberOptions, type GroupAttempt, type MemberLock } from './LockGroup.js';
-import { pause } from './pause.js';
 import { settleMembers } from './settleMembers.js';
 import { WaitBudget } from './WaitBudget.js';
 

@@ -6,4 +6,4 @@ export { WaitBudget } from './WaitBudget.js';
 // Building blocks for lock groups (the RedLock) in other packages.
 export { LockGroup, memberOptions, type GroupAttempt, type MemberLock } from './LockGroup.js';
 export { settleMembers, withTimeout } from './settleMembers.js';
-export { pause } from './pause.js';
+export { pause } from '@deadbolt/core/kit';

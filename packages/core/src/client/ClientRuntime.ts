@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ClientClosedError, type LockLostError } from '../errors/LockError.js';
+import { ClientClosedError, RedisUnavailableError, type LockLostError } from '../errors/LockError.js';
+import { permissionDenied } from '../errors/PermissionDeniedError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { Executor } from '../executor/Executor.js';
 import { serverVersion } from '../commands/serverVersion.js';
@@ -12,6 +13,7 @@ import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
+import { EvictionGuard, type EvictionRisk } from './EvictionGuard.js';
 import type { LockEvents } from './LockEvents.js';
 import type { ResolvedLockClientOptions } from './LockClientOptions.js';
 
@@ -47,6 +49,9 @@ export class ClientRuntime implements LockRuntime {
   #sharded: Promise<boolean> | undefined;
   // Known once the first publishing command resolved the mode: later calls skip the await.
   #publish: PublishCommand | undefined;
+  // Set once the first operation's checks (pub/sub mode, eviction policy) passed.
+  #ready = false;
+  readonly #eviction: EvictionGuard;
   #closed = false;
 
   constructor(executor: Executor, options: ResolvedLockClientOptions, events: LockEvents) {
@@ -58,6 +63,7 @@ export class ClientRuntime implements LockRuntime {
     this.#unlockLatchTtl = 2 * options.commandTimeout;
     this.#runner = new ScriptRunner(executor, options.commandTimeout);
     this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
+    this.#eviction = new EvictionGuard(options.evictionPolicy, executor, options.commandTimeout, (risk) => reportEvictionRisk(events, risk));
     this.#renewals = new RenewalScheduler((batch) => this.run(batch), {
       lease: options.watchdogTimeout,
       isCluster: executor.isCluster,
@@ -90,8 +96,9 @@ export class ClientRuntime implements LockRuntime {
 
   run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
     const publish = this.#publish;
-    // Once per client: learn the pub/sub mode, then run as every later call does.
-    if (publish === undefined) return this.publishCommand().then(() => this.run(command, onLateReply));
+    // Once per client: learn the pub/sub mode and check the eviction policy, then run as every
+    // later call does (with evictionPolicy 'throw' and an evicting policy, every call rejects).
+    if (!this.#ready || publish === undefined) return this.#firstUse(command.keys[0] ?? '').then(() => this.run(command, onLateReply));
     // On the hot path of every lock call: no async wrapper, one promise hop for the decode.
     const context: CommandContext = { publish, unlockLatchTtl: this.#unlockLatchTtl, now: Date.now() };
     const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
@@ -100,6 +107,11 @@ export class ClientRuntime implements LockRuntime {
 
   async publishCommand(): Promise<PublishCommand> {
     return (this.#publish ??= (await this.#shardedPubSub()) ? 'spublish' : 'publish');
+  }
+
+  async #firstUse(key: string): Promise<void> {
+    await Promise.all([this.publishCommand(), this.#eviction.check(key)]);
+    this.#ready = true;
   }
 
   newOwnerId(): string {
@@ -111,7 +123,11 @@ export class ClientRuntime implements LockRuntime {
   }
 
   join(channel: string, wakes?: WakeRule): Promise<ChannelSubscription> {
-    return this.#channels.join(channel, wakes);
+    // A subscription the ACL user may not make fails the wait with what is missing.
+    return this.#channels.join(channel, wakes).catch((error: unknown) => {
+      const cause = error instanceof RedisUnavailableError ? error.cause : undefined;
+      throw (cause !== undefined && permissionDenied(cause, { operation: `the subscription to ${channel}`, channel })) || error;
+    });
   }
 
   keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal {
@@ -149,4 +165,16 @@ export class ClientRuntime implements LockRuntime {
     }
     return this.#sharded;
   }
+}
+
+/** Tells `evictionRisk` listeners, or, with none, the process (as an unheard `error` would be). */
+function reportEvictionRisk(events: LockEvents, risk: EvictionRisk): void {
+  if (events.listening('evictionRisk')) {
+    events.emit('evictionRisk', risk);
+    return;
+  }
+  process.emitWarning(`Redis may evict lock keys: its maxmemory-policy is ${risk.policy}; an evicted lock can be held twice. Use noeviction, or set the lock client's evictionPolicy.`, {
+    type: 'DeadboltEvictionRisk',
+    code: 'DEADBOLT_EVICTION_RISK',
+  });
 }

@@ -67,4 +67,11 @@ export interface LockClientEvents {
    * (`giveBack`: it expires with its lease).
    */
   handledError: [event: { readonly operation: 'renew' | 'giveBack'; readonly name?: string; readonly error: unknown }];
+  /**
+   * The server's `maxmemory-policy` may evict lock keys (`allkeys-*`, `volatile-*`): an evicted
+   * lock is a lock held twice. Emitted once per client, at its first operation, with the policy
+   * and `maxmemory` in bytes (0: no limit set yet). Only with `evictionPolicy: 'warn'` (the
+   * default); without a listener it becomes a process warning.
+   */
+  evictionRisk: [event: { readonly policy: string; readonly maxmemory: number }];
 }

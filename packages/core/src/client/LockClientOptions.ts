@@ -41,6 +41,18 @@ export interface LockClientOptions {
    * Redisson. Default: on, at most 4 consecutive passes or 20 ms.
    */
   localHandoff?: boolean | LocalHandoffOptions;
+  /**
+   * What to do when the server's `maxmemory-policy` may evict lock keys (`allkeys-*`, or
+   * `volatile-*`, since lock keys carry TTLs): an evicted lock key is a lock held twice. The
+   * client reads the policy once, with `INFO memory`, on its first operation.
+   * - `warn`: emit `evictionRisk` once; with no listener, a process warning
+   *   (`DeadboltEvictionRisk`) instead, as Node reports an unheard `error`.
+   * - `throw`: every operation of the client rejects with `EvictionRiskError`.
+   * - `ignore`: no check, no `INFO` sent.
+   *
+   * Default `warn`.
+   */
+  evictionPolicy?: 'warn' | 'throw' | 'ignore';
 }
 
 /** Options with defaults applied; `replicaSync` and `localHandoff` are `undefined` when off. */
@@ -49,7 +61,8 @@ export type ResolvedLockClientOptions = Required<Omit<LockClientOptions, 'replic
   readonly localHandoff: Readonly<Required<LocalHandoffOptions>> | undefined;
 };
 
-const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId', 'replicaSync', 'localHandoff'] as const;
+const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId', 'replicaSync', 'localHandoff', 'evictionPolicy'] as const;
+const EVICTION_MODES: readonly NonNullable<LockClientOptions['evictionPolicy']>[] = ['warn', 'throw', 'ignore'];
 const PUBSUB_MODES: readonly PubSubMode[] = ['auto', 'classic', 'sharded'];
 
 /** Checks options and applies defaults. */
@@ -58,6 +71,10 @@ export function resolveClientOptions(value: unknown, defaultClientId: () => stri
   const pubsub = options.pubsub ?? 'auto';
   if (!PUBSUB_MODES.includes(pubsub)) {
     throw new InvalidArgumentError('options.pubsub', `expected one of ${PUBSUB_MODES.join(', ')}, got ${String(pubsub)}`);
+  }
+  const evictionPolicy = options.evictionPolicy ?? 'warn';
+  if (!EVICTION_MODES.includes(evictionPolicy)) {
+    throw new InvalidArgumentError('options.evictionPolicy', `expected one of ${EVICTION_MODES.join(', ')}, got ${String(evictionPolicy)}`);
   }
   const clientId = options.clientId === undefined ? defaultClientId() : checkName(options.clientId, 'options.clientId');
   if (clientId.includes(':')) throw new InvalidArgumentError('options.clientId', 'must not contain ":"');
@@ -68,5 +85,6 @@ export function resolveClientOptions(value: unknown, defaultClientId: () => stri
     clientId,
     replicaSync: resolveReplicaSyncOptions(options.replicaSync),
     localHandoff: resolveLocalHandoffOptions(options.localHandoff),
+    evictionPolicy,
   };
 }

@@ -13,7 +13,8 @@ import { ATTEMPT_ALONE, type UnkeptHold } from './attemptAlone.js';
 import { LOCK_BRAND } from './isLock.js';
 import type { AttemptContext, LockKind, WaitContext } from './LockKind.js';
 import { releaseAfter } from './releaseAfter.js';
-import { waitToAcquire } from './waitToAcquire.js';
+import { spinToAcquire } from './spinToAcquire.js';
+import { abortWins, waitToAcquire } from './waitToAcquire.js';
 
 /**
  * A distributed lock of any kind: acquisition with and without waiting, `withLock`, owners and
@@ -172,10 +173,63 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const runtime = this.#runtime;
     const field = ownerField(runtime.clientId, owner);
     const wait: WaitContext = { field, lease: options.leaseTime ?? runtime.watchdogTimeout, waitTime: options.waitTime };
+    const key = this.#receiving?.key;
+    const handoffs = key === undefined || options.waitTime <= 0 ? undefined : runtime.localHandoffs;
+    // Most acquisitions find the lock free: their first attempt goes out before anything a wait
+    // needs (a hand-off receiver, a subscription) is set up, unless this client holds off from the
+    // lock after a run of local passes.
+    let first: Passed<Grant> | number | undefined;
     let granted: Passed<Grant> | undefined;
+    try {
+      if (!(handoffs && key !== undefined && handoffs.holdOff(key) > 0)) {
+        options.signal?.throwIfAborted();
+        first = await this.#attemptOnce(wait, owner);
+      }
+      granted = typeof first === 'object' ? first : await this.#waitFor(wait, owner, options, report, first);
+    } finally {
+      // A kind that queues its waiters takes one that leaves without the lock out of the queue.
+      const { leave } = this.#kind;
+      if (!granted && options.waitTime > 0 && leave) await runtime.run(leave(wait)).catch(() => undefined);
+    }
+    if (!granted) {
+      report?.timedOut();
+      return null;
+    }
+    const undo = () => this.#releaseQuietly(field, granted.hold);
+    if (granted === first && options.signal?.aborted) await abortWins(options.signal, undo);
+    const held = await this.#keep(owner, field, options, granted, undo);
+    // Only a local holder's hand-off passes a streak of local passes on.
+    report?.taken(granted.streak !== undefined);
+    return held;
+  }
+
+  // Waits for the lock (see waitToAcquire) after a first attempt found it held (`firstTtl`), or
+  // without one while the client holds off: the hold taken or passed, or `undefined` when the wait ran out.
+  async #waitFor(wait: WaitContext, owner: string, options: CheckedAcquireOptions, report: AcquisitionReport | undefined, firstTtl: number | undefined): Promise<Passed<Grant> | undefined> {
+    const runtime = this.#runtime;
+    const { field } = wait;
+    let granted: Passed<Grant> | undefined;
+    const attempt = async () => {
+      const outcome = await this.#attemptOnce(wait, owner);
+      if (typeof outcome === 'number') return outcome;
+      granted = outcome;
+      return null;
+    };
     const undo = async () => {
       if (granted) await this.#releaseQuietly(field, granted.hold);
     };
+    const onBusy = report && (() => report.busy());
+    const { backoff } = this.#kind;
+    // A kind without pub/sub polls: no subscription, no hand-off receiver. Nothing wakes a
+    // polling waiter when the client closes: its next attempt finds out.
+    if (backoff) {
+      const { waitTime, signal } = options;
+      const attemptWhileOpen = () => {
+        runtime.assertOpen();
+        return attempt();
+      };
+      return (await spinToAcquire({ backoff, waitTime, signal, firstTtl, attempt: attemptWhileOpen, undo, onBusy })) ? granted : undefined;
+    }
     const handoffs = runtime.localHandoffs;
     const receiver =
       handoffs && this.#receiving && options.waitTime > 0
@@ -186,37 +240,20 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
           })
         : undefined;
     const key = this.#receiving?.key;
-    let taken = false;
-    try {
-      taken = await waitToAcquire({
-        join: (channel) => runtime.join(channel),
-        receiver,
-        channel: this.#kind.waitChannel(field),
-        waitTime: options.waitTime,
-        signal: options.signal,
-        // Right after a run of local passes of this lock ended, other processes take the turn.
-        holdOff: receiver && handoffs && key !== undefined ? () => handoffs.holdOff(key) : undefined,
-        attempt: async () => {
-          const outcome = await this.#attemptOnce(wait, owner);
-          if (typeof outcome === 'number') return outcome;
-          granted = outcome;
-          return null;
-        },
-        undo,
-        onBusy: report && (() => report.busy()),
-      });
-    } finally {
-      const { leave } = this.#kind;
-      if (!taken && options.waitTime > 0 && leave) await runtime.run(leave(wait)).catch(() => undefined);
-    }
-    if (!taken || !granted) {
-      report?.timedOut();
-      return null;
-    }
-    const held = await this.#keep(owner, field, options, granted, undo);
-    // Only a local holder's hand-off passes a streak of local passes on.
-    report?.taken(granted.streak !== undefined);
-    return held;
+    const taken = await waitToAcquire({
+      join: (channel) => runtime.join(channel),
+      receiver,
+      channel: this.#kind.waitChannel(field),
+      waitTime: options.waitTime,
+      signal: options.signal,
+      firstTtl,
+      // Right after a run of local passes of this lock ended, other processes take the turn.
+      holdOff: receiver && handoffs && key !== undefined ? () => handoffs.holdOff(key) : undefined,
+      attempt,
+      undo,
+      onBusy,
+    });
+    return taken ? granted : undefined;
   }
 
   /** For lock groups: see `attemptAlone` in `@deadbolt/core/kit`. */
@@ -254,11 +291,11 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   // replicas did not confirm it: then it goes back.
   async #keep(owner: string, field: string, options: CheckedAcquireOptions, taken: Passed<Grant>, undo: () => Promise<void>): Promise<Held> {
     const runtime = this.#runtime;
-    await this.#giveBackIfClosed(undo);
+    if (runtime.closed) await this.#giveBackAsClosed(undo);
     if (runtime.confirmReplicas) {
       await this.#syncAcquired(runtime.confirmReplicas, undo, options.signal);
       // Closed while replicas were being waited for: nobody would keep this lock alive either.
-      await this.#giveBackIfClosed(undo);
+      if (runtime.closed) await this.#giveBackAsClosed(undo);
     }
     return this.#held(owner, field, options.leaseTime, taken);
   }
@@ -363,8 +400,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   }
 
   // Closed while the acquisition was in flight: nobody would keep this lock alive, so it goes back.
-  async #giveBackIfClosed(undo: () => Promise<void>): Promise<void> {
-    if (!this.#runtime.closed) return;
+  async #giveBackAsClosed(undo: () => Promise<void>): Promise<void> {
     await undo();
     this.#runtime.assertOpen();
   }

@@ -3,6 +3,7 @@ import type { RenewCommand } from '../commands/renewBatch.js';
 import type { AcquireReply, HandOffReply, LockState, ReleaseReply } from '../commands/replies.js';
 import type { Call, Command } from '../scripts/Command.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
+import type { Backoff } from './spinToAcquire.js';
 
 /** What an acquisition's attempts share, passed to {@link LockKind.leave}. */
 export interface WaitContext {
@@ -70,8 +71,14 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   readonly handOff?: Command<HandOffInput, HandOffReply<Grant>>;
   /** The batch renewal the watchdog runs for this kind's holds. */
   readonly renew: RenewCommand;
-  /** The channel a waiter with owner field `field` sleeps on. */
+  /** The channel a waiter with owner field `field` sleeps on (unused by a kind with a {@link LockKind.backoff}). */
   waitChannel(field: string): string;
+  /**
+   * For a kind whose waiters must not use pub/sub: they poll instead, sleeping this backoff's
+   * delays between attempts (see `spinToAcquire`), and never subscribe. Its releases then need
+   * not publish. Absent: waiters sleep on {@link LockKind.waitChannel} until a release message.
+   */
+  readonly backoff?: Backoff;
   /**
    * The hash field that counts the holds of `field`'s owner: what the watchdog renews and the
    * queries read. Default: `field` itself.

@@ -7,6 +7,12 @@ export interface AcquireLoop {
   join(channel: string): Promise<ChannelSubscription>;
   /** The channel a release of this lock is announced on. */
   readonly channel: string;
+  /**
+   * What a first attempt made before the loop found: the holder's TTL (most acquisitions take the
+   * lock at once, so the caller tries before it sets a wait up). The loop then goes on as if its
+   * own first attempt had found that; absent, the loop makes the first attempt itself.
+   */
+  readonly firstTtl?: number | undefined;
   /** How long to keep trying, in milliseconds; 0 for one attempt, `Infinity` for no limit. */
   readonly waitTime: number;
   readonly signal: AbortSignal | undefined;
@@ -50,7 +56,7 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
   let acquired = false;
   receiver?.enlist();
   try {
-    let { ttl, heldOff } = await attemptOrHoldOff(loop, deadline);
+    let { ttl, heldOff } = loop.firstTtl === undefined ? await attemptOrHoldOff(loop, deadline) : { ttl: loop.firstTtl, heldOff: false };
     for (;;) {
       // Passed the lock while the attempt was in flight: that counts too (and a second hold, when
       // the attempt also took it, is given back by the receiver).
@@ -108,12 +114,18 @@ function received(receiver: Receiver | undefined, again = true): Promise<boolean
   });
 }
 
-// An abort that raced a successful attempt still wins: the caller stopped waiting, so the lock
-// goes back rather than being held by nobody who knows it.
 async function taken(loop: AcquireLoop): Promise<true> {
-  if (loop.signal?.aborted) {
-    await loop.undo();
-    loop.signal.throwIfAborted();
-  }
+  await abortWins(loop.signal, loop.undo);
   return true;
+}
+
+/**
+ * An abort that raced a successful attempt still wins: the caller stopped waiting, so the lock
+ * goes back (`undo`) rather than being held by nobody who knows it, and this rejects with the
+ * signal's reason.
+ */
+export async function abortWins(signal: AbortSignal | undefined, undo: () => Promise<void>): Promise<void> {
+  if (!signal?.aborted) return;
+  await undo();
+  signal.throwIfAborted();
 }

@@ -67,10 +67,13 @@ export function checkDuration(
   return value;
 }
 
-/** A count: a whole number of at least `min`. */
+/**
+ * A count: a safe whole number (at most 2^53 − 1; past it a number no longer names one integer,
+ * so a count sent to Redis would not be the one asked for) of at least `min`.
+ */
 export function checkCount(value: unknown, argument: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new InvalidArgumentError(argument, `expected a whole number of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new InvalidArgumentError(argument, `expected a safe whole number (at most 2^53 − 1) of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`);
   }
   return value;
 }

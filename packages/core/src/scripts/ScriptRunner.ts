@@ -1,4 +1,5 @@
 import { LockError, RedisUnavailableError } from '../errors/LockError.js';
+import { commandsCalledBy, permissionDenied } from '../errors/PermissionDeniedError.js';
 import type { Executor, ScriptArgument } from '../executor/Executor.js';
 import { LoadedScripts } from './LoadedScripts.js';
 import type { Script } from './Script.js';
@@ -52,7 +53,7 @@ export class ScriptRunner {
       };
       const failed = (error: unknown) => {
         clearTimeout(timer);
-        if (!timedOut) reject(classify(error, script, keys[0]));
+        if (!timedOut) reject(classify(error, script, keys));
       };
       const inFull = () => send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
       const missing = (error: unknown) => {
@@ -75,8 +76,12 @@ function send(call: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-function classify(error: unknown, script: Script, lockName: string | undefined): LockError {
+function classify(error: unknown, script: Script, keys: readonly string[]): LockError {
   if (error instanceof LockError) return error;
+  const lockName = keys[0];
+  // An ACL refusal says which permission is missing, so that it is not mistaken for a bug.
+  const denied = permissionDenied(error, { operation: `script ${script.name}`, keys, commands: commandsCalledBy(script.source), lockName });
+  if (denied !== undefined) return denied;
   const message = messageOf(error);
   if (REJECTION.test(message)) return new LockError(`Redis rejected ${script.name}: ${message}`, { lockName, cause: error });
   return new RedisUnavailableError(`Redis unavailable during ${script.name}: ${message}`, { lockName, cause: error });
