@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type LockHost } from '@deadbolt/core';
+import type { LockHost } from '@deadbolt/core';
 import { call, checkCount, checkDuration, checkOptions, checkSignal, lockRuntime, waitOnChannel, type Call, type LockRuntime } from '@deadbolt/core/kit';
 import { countDownCommand } from './commands/countDown.js';
 import { deleteLatchCommand } from './commands/deleteLatch.js';
@@ -65,8 +65,6 @@ export class CountDownLatch {
    */
   async trySetCount(count: number): Promise<boolean> {
     checkCount(count, 'count', 0);
-    // Past 2^53 a number no longer names one integer: the count set would not be the one asked for.
-    if (!Number.isSafeInteger(count)) throw new InvalidArgumentError('count', `must be at most ${Number.MAX_SAFE_INTEGER}, got ${count}`);
     return this.#change((request) => call(trySetCountCommand, { ...request, count }));
   }
 

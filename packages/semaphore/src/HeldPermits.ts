@@ -2,47 +2,54 @@
  * Permits an acquisition took from a {@link Semaphore}: give them back with {@link HeldPermits.release},
  * or hold them in an `await using` declaration, which gives them back when the block ends.
  *
- * A semaphore has no owner: Redis knows only how many permits are available, not who took them.
- * This object is what remembers that these permits were taken, and it gives them back once.
+ * A semaphore has no owner: Redis knows how many permits are available, and, under the
+ * acquisition's request id, how many this acquisition took. This object carries that id, and
+ * its release gives the permits back once, however often the request reaches Redis.
  */
 export class HeldPermits implements AsyncDisposable {
   /** The semaphore's name. */
   readonly name: string;
   /** How many permits this acquisition took. */
   readonly permits: number;
-  readonly #giveBack: (permits: number) => Promise<void>;
+  readonly #giveBack: () => Promise<void>;
   #released = false;
 
   /**
    * Made by `Semaphore.acquire` and `Semaphore.tryAcquire`.
    *
-   * @param giveBack - adds `permits` back to the semaphore, announcing them to its waiters
+   * @param giveBack - gives back what the acquisition took, by its request id, announcing it to waiters
    * @internal
    */
-  constructor(name: string, permits: number, giveBack: (permits: number) => Promise<void>) {
+  constructor(name: string, permits: number, giveBack: () => Promise<void>) {
     this.name = name;
     this.permits = permits;
     this.#giveBack = giveBack;
   }
 
-  /** `true` once {@link HeldPermits.release} was called. */
+  /** `true` once {@link HeldPermits.release} was called (`false` again after a release that failed). */
   get released(): boolean {
     return this.#released;
   }
 
   /**
-   * Gives the permits back and wakes the semaphore's waiters, in every process. Only the first
-   * call sends anything; later calls resolve `false`. A release that fails (rejects with
-   * `RedisUnavailableError`) may or may not have reached Redis, and it is not sent again, since
-   * a second copy could give the permits back twice and let one holder too many in: check
-   * `availablePermits()` and use `addPermits` to repair a count you know is short.
+   * Gives the permits back and wakes the semaphore's waiters, in every process. The request
+   * carries the acquisition's id, so however often it reaches Redis (a driver re-sends one whose
+   * reply it lost), the permits go back once. A try that fails with Redis unreachable may or may
+   * not have reached Redis, so it is sent again, up to five tries in about a second. A release
+   * that still fails (rejects with `RedisUnavailableError`) leaves these permits releasable:
+   * calling `release()` again sends the same request, which gives back only what is still held.
    *
-   * @returns `true` when this call gave the permits back, `false` when an earlier call did
+   * @returns `true` when this call gave the permits back, `false` when an earlier call did (or is doing so)
    */
   async release(): Promise<boolean> {
     if (this.#released) return false;
     this.#released = true;
-    if (this.permits > 0) await this.#giveBack(this.permits);
+    try {
+      if (this.permits > 0) await this.#giveBack();
+    } catch (error) {
+      this.#released = false;
+      throw error;
+    }
     return true;
   }
 

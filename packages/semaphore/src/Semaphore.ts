@@ -1,13 +1,15 @@
-import { InvalidArgumentError, type LockHost } from '@deadbolt/core';
-import { call, checkCount, checkDuration, checkLockName, checkOptions, checkSignal, lockRuntime, waitOnChannel, type Call, type LockRuntime } from '@deadbolt/core/kit';
-import { addPermitsCommand } from './commands/addPermits.js';
+import { RedisUnavailableError } from '@deadbolt/core';
+import { call, waitOnChannel } from '@deadbolt/core/kit';
 import { availablePermitsCommand } from './commands/availablePermits.js';
 import { drainPermitsCommand } from './commands/drainPermits.js';
+import { returnPermitsCommand } from './commands/returnPermits.js';
 import { tryAcquirePermitsCommand } from './commands/tryAcquirePermits.js';
-import { trySetPermitsCommand } from './commands/trySetPermits.js';
 import { HeldPermits } from './HeldPermits.js';
+import { checkAcquire, checkPermits } from './permitArguments.js';
 import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
-import { SEMAPHORE_WAKES, semaphoreChannelName } from './semaphoreKeys.js';
+import { IDEMPOTENT_TRIES, retryUnavailable } from './retryUnavailable.js';
+import { SemaphoreBase } from './SemaphoreBase.js';
+import { SEMAPHORE_WAKES } from './semaphoreKeys.js';
 
 /** Options of {@link Semaphore.acquire} and {@link Semaphore.tryAcquire}. Every time is in milliseconds. */
 export interface PermitAcquireOptions {
@@ -21,8 +23,6 @@ export interface PermitAcquireOptions {
   signal?: AbortSignal;
 }
 
-const ACQUIRE_OPTIONS = ['waitTime', 'signal'] as const;
-
 /**
  * A distributed counting semaphore: at most as many holders at once as it has permits, across
  * processes. Redisson's `RSemaphore`, in its layout (the available permits as a decimal string at
@@ -33,7 +33,9 @@ const ACQUIRE_OPTIONS = ['waitTime', 'signal'] as const;
  * An acquisition of several permits takes them all at once or none, and waits by pub/sub through
  * the client's shared subscription, never polling. The semaphore has no owner and no lease: a
  * process that dies holding permits keeps them from everyone until someone adds them back (see
- * the guide's "When things fail").
+ * the guide's "When things fail"). Each call that changes the permits carries a request id, and
+ * its scripts keep a marker per id (`permitRequestKey`), so a request the driver sends twice
+ * counts once, and an acquisition that failed with Redis unreachable is given back.
  *
  * @example
  * ```ts
@@ -41,67 +43,23 @@ const ACQUIRE_OPTIONS = ['waitTime', 'signal'] as const;
  * await exports.trySetPermits(2); // at most two exports run at once, across every process
  * ```
  */
-export class Semaphore {
-  /** The client this semaphore runs on. */
-  readonly client: LockHost;
-  /** The semaphore's name: the key that holds its available permits. */
-  readonly name: string;
-  /** The channel its changes are announced on, `redisson_sc:{name}`. */
-  readonly channel: string;
-  readonly #runtime: LockRuntime;
-
-  /**
-   * @param client - the `LockClient` to use
-   * @param name - the semaphore's name; braces in it must form a hash tag, as in a lock name
-   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a valid lock name, or `client` not a `LockClient`
-   */
-  constructor(client: LockHost, name: string) {
-    this.#runtime = lockRuntime(client);
-    this.client = client;
-    this.name = checkLockName(name);
-    this.channel = semaphoreChannelName(this.name);
-  }
-
-  /**
-   * Sets the permits when the semaphore has none set (its key is missing), and wakes waiters:
-   * Redisson's `trySetPermits`.
-   *
-   * @param permits - a non-negative safe integer
-   * @returns `true` when set, `false` when the semaphore exists already (it is left as it is)
-   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a non-negative safe integer
-   */
-  async trySetPermits(permits: number): Promise<boolean> {
-    checkPermits(permits, 0);
-    return this.#run(call(trySetPermitsCommand, { name: this.name, permits }));
-  }
-
-  /**
-   * Adds permits to whatever the semaphore has (a missing semaphore has 0), or takes some away
-   * with a negative number, and wakes waiters: Redisson's `addPermits`. Taking away more than
-   * are available leaves the permits below zero, and acquisitions wait until releases bring them
-   * back above.
-   *
-   * @param permits - a safe integer, negative to take permits away
-   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a safe integer
-   */
-  async addPermits(permits: number): Promise<void> {
-    checkPermits(permits, -Number.MAX_SAFE_INTEGER);
-    await this.#run(call(addPermitsCommand, { name: this.name, permits }));
-  }
-
+export class Semaphore extends SemaphoreBase {
   /** The permits available now (0 when the semaphore has no key; below 0 after `addPermits` took more than there were). */
   async availablePermits(): Promise<number> {
-    return this.#run(call(availablePermitsCommand, { name: this.name }));
+    return this.run(call(availablePermitsCommand, { name: this.name }));
   }
 
   /**
    * Takes every available permit at once: Redisson's `drainPermits`. The permits are not held by
    * anyone afterwards; give them back with {@link Semaphore.release} or `addPermits`.
    *
+   * A copy of the request that the driver sends again within twice `commandTimeout` drains
+   * nothing more and replies the same.
+   *
    * @returns how many permits there were (0 when the semaphore has no key, which it then still lacks)
    */
   async drainPermits(): Promise<number> {
-    return this.#run(call(drainPermitsCommand, { name: this.name }));
+    return this.run(call(drainPermitsCommand, { name: this.name, request: this.runtime.newHoldId() }));
   }
 
   /**
@@ -115,7 +73,7 @@ export class Semaphore {
    *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
    */
   async acquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits> {
-    const { waitTime, signal } = checkAcquire(permits, options, Infinity);
+    const { waitTime, signal } = checkAcquire(permits, options, { minPermits: 0, defaultWait: Infinity, leased: false });
     const held = await this.#take(permits, waitTime, signal);
     if (held === null) throw new PermitWaitTimeoutError(this.name, waitTime, permits);
     return held;
@@ -130,7 +88,7 @@ export class Semaphore {
    *   `ClientClosedError`; rejects with the signal's reason when aborted
    */
   async tryAcquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits | null> {
-    const { waitTime, signal } = checkAcquire(permits, options, 0);
+    const { waitTime, signal } = checkAcquire(permits, options, { minPermits: 0, defaultWait: 0, leased: false });
     return this.#take(permits, waitTime, signal);
   }
 
@@ -139,6 +97,7 @@ export class Semaphore {
    * that pass between processes (one acquires, another releases). Permits held as a
    * {@link HeldPermits} are given back with its own `release()` instead. Nothing checks that
    * these permits were ever taken: releasing more than were taken raises the semaphore's limit.
+   * A copy of the request that the driver sends again within twice `commandTimeout` adds nothing more.
    *
    * @param permits - how many to give back, a non-negative safe integer (default 1); 0 does nothing
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a non-negative safe integer
@@ -150,53 +109,52 @@ export class Semaphore {
 
   // Takes the permits, waiting up to `waitTime`: the held permits, or `null` when the wait ran out.
   async #take(permits: number, waitTime: number, signal: AbortSignal | undefined): Promise<HeldPermits | null> {
-    const runtime = this.#runtime;
+    const { runtime } = this;
     runtime.assertOpen();
     signal?.throwIfAborted();
-    const giveBack = (count: number) => this.release(count);
-    if (permits === 0) return new HeldPermits(this.name, 0, giveBack);
-    const attempt = () =>
-      runtime.run(call(tryAcquirePermitsCommand, { name: this.name, permits }), (late) => {
+    if (permits === 0) return new HeldPermits(this.name, 0, () => Promise.resolve());
+    // One request id for every attempt of this acquisition: a late or repeated attempt takes
+    // nothing more, and giving it back gives back exactly what it took, if anything.
+    const request = runtime.newHoldId();
+    const giveBack = () => this.#giveBack(request);
+    let uncertain = false;
+    const attempt = async () => {
+      const run = runtime.run(call(tryAcquirePermitsCommand, { name: this.name, permits, request }), (late) => {
         // Taken after the call timed out: nobody holds them, so they go back at once.
-        if (late) void this.#giveBack(permits);
+        if (late === 'taken') void giveBack();
       });
-    const taken = await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
+      try {
+        return (await run) === 'taken';
+      } catch (error) {
+        // The request may have run before the connection failed (node-redis then rejects it
+        // without sending it again), or may run later (a copy still queued by the driver).
+        if (error instanceof RedisUnavailableError) uncertain = true;
+        throw error;
+      }
+    };
+    let taken: boolean;
+    try {
+      taken = await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
+    } catch (error) {
+      // Gives back what it took, or leaves a tombstone that a copy arriving later takes nothing past.
+      if (uncertain) await giveBack();
+      throw error;
+    }
     if (!taken) return null;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
     if (signal?.aborted || runtime.closed) {
-      await this.#giveBack(permits);
+      await giveBack();
       runtime.assertOpen();
       signal?.throwIfAborted();
     }
-    return new HeldPermits(this.name, permits, giveBack);
+    const release = () => retryUnavailable(IDEMPOTENT_TRIES, () => !runtime.closed, () => this.run(call(returnPermitsCommand, { name: this.name, request })));
+    return new HeldPermits(this.name, permits, () => release().then(() => undefined));
   }
 
-  // Gives back permits that nobody holds; a failure is reported, not thrown, and not retried (a
-  // copy that reached Redis after all would give them back twice).
-  async #giveBack(permits: number): Promise<void> {
-    const { events } = this.#runtime;
-    await this.#runtime.run(call(addPermitsCommand, { name: this.name, permits })).catch((error: unknown) => {
-      if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
-    });
+  // Gives back what the acquisition `request` took, where nobody awaits the outcome: a repeat is
+  // harmless (it is given back once), so it is tried again while Redis is unreachable, and a
+  // final failure is reported, not thrown.
+  #giveBack(request: string): Promise<void> {
+    return this.giveBack(call(returnPermitsCommand, { name: this.name, request }), IDEMPOTENT_TRIES);
   }
-
-  #run<Reply>(command: Call<Reply>): Promise<Reply> {
-    this.#runtime.assertOpen();
-    return this.#runtime.run(command);
-  }
-}
-
-// A number of permits: a safe integer of at least `min` (past 2^53 a number no longer names one integer).
-function checkPermits(value: unknown, min: number, argument = 'permits'): number {
-  checkCount(value, argument, min);
-  if (!Number.isSafeInteger(value)) throw new InvalidArgumentError(argument, `must be a safe integer, got ${String(value)}`);
-  return value as number;
-}
-
-// The arguments of an acquisition, checked before anything reaches Redis.
-function checkAcquire(permits: unknown, options: unknown, defaultWait: number): { waitTime: number; signal: AbortSignal | undefined } {
-  checkPermits(permits, 0);
-  const checked = checkOptions<PermitAcquireOptions>(options, ACQUIRE_OPTIONS);
-  const waitTime = checked.waitTime === undefined ? defaultWait : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true });
-  return { waitTime, signal: checkSignal(checked.signal) };
 }

@@ -1,4 +1,8 @@
+export { HeldExpirablePermits } from './HeldExpirablePermits.js';
 export { HeldPermits } from './HeldPermits.js';
+export { PermitExpirableSemaphore, type ExpirablePermitAcquireOptions } from './PermitExpirableSemaphore.js';
 export { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
 export { Semaphore, type PermitAcquireOptions } from './Semaphore.js';
-export { semaphoreChannelName } from './semaphoreKeys.js';
+export { SemaphoreBase } from './SemaphoreBase.js';
+export { permitTimeoutsKey } from './permitExpirableKeys.js';
+export { permitRequestKey, semaphoreChannelName } from './semaphoreKeys.js';

@@ -11,6 +11,18 @@ export function semaphoreChannelName(name: string): string {
 }
 
 /**
+ * The marker of one `Semaphore` request, `deadbolt_permit_request:{name}:<request id>`
+ * (`deadbolt_permit_request:name:<request id>` when the name has a hash tag of its own), in the
+ * semaphore's slot. It makes a request that arrives twice count once: an acquisition's marker
+ * holds the permits it took while they are held, then `returned` for a while; the marker of
+ * `release(n)`, `addPermits` and `drainPermits` holds the first run's reply for a while.
+ * Redisson's scripts never read it.
+ */
+export function permitRequestKey(name: string, request: string): string {
+  return `${prefixedName('deadbolt_permit_request', name)}:${request}`;
+}
+
+/**
  * What a semaphore's message means to this client's waiters: a positive number of permits wakes
  * all of them. Redisson wakes as many waiters as permits came free, which suits waiters that each
  * want one; Deadbolt's may each want several, and only trying tells whether they fit. A woken

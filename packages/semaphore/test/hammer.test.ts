@@ -4,27 +4,9 @@
 import { BACKENDS, sleep, useBackendContext } from '@deadbolt/conformance';
 import { describe, expect, it } from 'vitest';
 import { Semaphore } from '../src/index.js';
+import { mostHeldAtOnce, type Hold } from './holds.js';
 
 const PERMITS = 3;
-
-interface Hold {
-  readonly from: number;
-  readonly to: number;
-  readonly permits: number;
-}
-
-/** The most permits held at once: a sweep over the holds' starts and ends, an end first on a tie. */
-function mostHeldAtOnce(holds: readonly Hold[]): number {
-  const changes = holds.flatMap(({ from, to, permits }) => [
-    { at: from, by: permits },
-    { at: to, by: -permits },
-  ]);
-  changes.sort((x, y) => x.at - y.at || x.by - y.by);
-  let held = 0;
-  let most = 0;
-  for (const { by } of changes) most = Math.max(most, (held += by));
-  return most;
-}
 
 describe.each(BACKENDS)('Semaphore hammer on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);

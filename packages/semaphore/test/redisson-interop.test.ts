@@ -1,11 +1,16 @@
 // A Java service using Redisson's RSemaphore and Node services using Deadbolt share a semaphore
-// (issue 18): Redisson's release is INCRBY and a publish of the new value on redisson_sc:{name},
-// sent here as raw commands, and Redisson's waiters listen on that channel, as a raw subscriber does.
-import { BACKENDS, eventually, useBackendContext, type BackendContext } from '@deadbolt/conformance';
+// (issue 18). The Java side is the Redisson peer of @deadbolt/conformance: Redisson's scripts
+// (a release is INCRBY and a publish of the new value on redisson_sc:{name}), and its waiting
+// threads subscribed through its SemaphorePubSub, which lets through as many threads as a
+// message names permits.
+import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type BackendContext, type RedissonPeer } from '@deadbolt/conformance';
 import type { LockClient } from '@deadbolt/core';
 import { lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { Semaphore } from '../src/index.js';
+
+/** How long a wait may last in these tests: far longer than any of them takes, so only a message ends it in time. */
+const LONG_WAIT = 20_000;
 
 /** Whether `client`'s channels use sharded pub/sub: then Redisson's scripts publish with SPUBLISH too. */
 async function sharded(client: LockClient): Promise<boolean> {
@@ -21,28 +26,35 @@ async function listen(ctx: BackendContext, channel: string, isSharded: boolean):
   return messages;
 }
 
+/** Resolves once the peer's waiting threads have subscribed `channel` and had time to block on its latch. */
+async function javaWaitsOn(java: RedissonPeer, channel: string): Promise<boolean> {
+  const subscribed = await eventually(() => java.subscribedChannels.includes(channel));
+  await sleep(50);
+  return subscribed;
+}
+
 describe.each(BACKENDS)('Semaphore and Redisson on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
+  const peers = useRedissonPeers(ctx);
 
-  it("a Redisson-style release (INCRBY, then a publish of the value) wakes Deadbolt's waiter", async () => {
-    const client = await ctx.client();
+  it("Redisson's releases wake Deadbolt's waiter", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
     const semaphore = new Semaphore(client, ctx.uniqueName('redisson-release'));
     const { name, channel } = semaphore;
+    const redisson = java.getSemaphore(name);
+    expect(redisson.channelName).toBe(channel);
+    expect(java.publishCommand).toBe((await sharded(client)) ? 'spublish' : 'publish');
     await semaphore.trySetPermits(0);
-    const waiter = semaphore.acquire(2, { waitTime: 20_000 });
+    const waiter = semaphore.acquire(2, { waitTime: LONG_WAIT });
     expect(await eventually(() => client.activity().channels.includes(channel))).toBe(true);
-    const publish = (await sharded(client)) ? 'SPUBLISH' : 'PUBLISH';
-    const redissonRelease = async () => {
-      const value = await ctx.backend().command(['INCRBY', name, 1], name);
-      await ctx.backend().command([publish, channel, String(value)], name);
-    };
-    await redissonRelease();
-    await redissonRelease();
+    await redisson.release(1);
+    await redisson.release(1);
     const released = performance.now();
     const held = await waiter;
     expect(performance.now() - released).toBeLessThan(2_000);
     expect(held.permits).toBe(2);
     expect(await semaphore.availablePermits()).toBe(0);
+    expect(await redisson.availablePermits()).toBe(0);
     expect(client.activity().channels).toEqual([]);
   });
 
@@ -62,5 +74,158 @@ describe.each(BACKENDS)('Semaphore and Redisson on $adapter/$topology', ({ adapt
     expect(messages).toEqual(['2', '1', '3', '6', '2']);
     // Where Redisson reads the permits: a decimal string at the name.
     expect(await ctx.backend().command(['GET', semaphore.name], semaphore.name)).toBe('2');
+  });
+
+  it("Deadbolt's release wakes Java's waiting threads, as many as it names permits", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('deadbolt-wakes-java'));
+    const redisson = java.getSemaphore(semaphore.name);
+    await semaphore.trySetPermits(0);
+    const threads = [redisson.tryAcquire(1, LONG_WAIT), redisson.tryAcquire(1, LONG_WAIT)];
+    expect(await javaWaitsOn(java, redisson.channelName)).toBe(true);
+    const attemptsAsleep = redisson.attempts;
+    await semaphore.release(2);
+    const released = performance.now();
+    expect(await Promise.all(threads)).toEqual([true, true]);
+    expect(performance.now() - released).toBeLessThan(2_000);
+    // Each thread woke once and took a permit: no spinning, no attempt that found nothing.
+    expect(redisson.attempts).toBe(attemptsAsleep + 2);
+    expect(await semaphore.availablePermits()).toBe(0);
+    expect(await eventually(() => java.subscribedChannels.length === 0)).toBe(true);
+  });
+
+  it("Java's blocking acquire takes what Deadbolt's held permits give back", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('held-wakes-java'));
+    const redisson = java.getSemaphore(semaphore.name);
+    expect(await redisson.trySetPermits(3)).toBe(true);
+    const held = await semaphore.acquire(3);
+    expect(await redisson.tryAcquire(1)).toBe(false);
+    let javaHolds = false;
+    const thread = redisson.acquire(2).then(() => (javaHolds = true));
+    expect(await javaWaitsOn(java, redisson.channelName)).toBe(true);
+    expect(javaHolds).toBe(false);
+    await held.release();
+    await thread;
+    expect(javaHolds).toBe(true);
+    expect(await semaphore.availablePermits()).toBe(1);
+    // Java's release is the other way round: it wakes a Deadbolt waiter for the two it gives back.
+    const waiter = semaphore.acquire(3, { waitTime: LONG_WAIT });
+    expect(await eventually(() => client.activity().channels.includes(semaphore.channel))).toBe(true);
+    await redisson.release(2);
+    expect((await waiter).permits).toBe(3);
+    expect(await redisson.availablePermits()).toBe(0);
+  });
+
+  it("Java's trySetPermits, addPermits and drainPermits are what Deadbolt reads, and the other way round", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('settings'));
+    const redisson = java.getSemaphore(semaphore.name);
+    expect(await redisson.availablePermits()).toBe(0);
+    expect(await redisson.trySetPermits(3)).toBe(true);
+    expect(await semaphore.trySetPermits(5)).toBe(false);
+    expect(await semaphore.availablePermits()).toBe(3);
+    await redisson.addPermits(-1);
+    expect(await semaphore.availablePermits()).toBe(2);
+    await semaphore.addPermits(4);
+    expect(await redisson.availablePermits()).toBe(6);
+    expect(await redisson.drainPermits()).toBe(6);
+    expect(await semaphore.availablePermits()).toBe(0);
+    expect(await semaphore.tryAcquire(1)).toBeNull();
+    await semaphore.release(2);
+    expect(await redisson.drainPermits()).toBe(2);
+    // A semaphore Deadbolt sets is one Java cannot set again.
+    const other = new Semaphore(client, ctx.uniqueName('set-by-deadbolt'));
+    expect(await other.trySetPermits(4)).toBe(true);
+    expect(await java.getSemaphore(other.name).trySetPermits(1)).toBe(false);
+    expect(await java.getSemaphore(other.name).tryAcquire(4)).toBe(true);
+    expect(await other.availablePermits()).toBe(0);
+  });
+
+  it("Java's addPermits wakes Deadbolt's waiter and Deadbolt's addPermits wakes Java's", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('add-wakes'));
+    const redisson = java.getSemaphore(semaphore.name);
+    await redisson.trySetPermits(0);
+    const nodeWaiter = semaphore.acquire(2, { waitTime: LONG_WAIT });
+    expect(await eventually(() => client.activity().channels.includes(semaphore.channel))).toBe(true);
+    await redisson.addPermits(2);
+    expect((await nodeWaiter).permits).toBe(2);
+    const javaThread = redisson.tryAcquire(3, LONG_WAIT);
+    expect(await javaWaitsOn(java, redisson.channelName)).toBe(true);
+    await semaphore.addPermits(3);
+    expect(await javaThread).toBe(true);
+    expect(await semaphore.availablePermits()).toBe(0);
+  });
+
+  it('a Java wait that runs out takes nothing and leaves no subscription', async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('java-times-out'));
+    const redisson = java.getSemaphore(semaphore.name);
+    await semaphore.trySetPermits(1);
+    expect(await redisson.tryAcquire(2, 200)).toBe(false);
+    expect(java.subscribedChannels).toEqual([]);
+    expect(await semaphore.availablePermits()).toBe(1);
+  });
+
+  it('Java threads and Deadbolt tasks hammering one semaphore never hold more than its permits', async () => {
+    const permits = 2;
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const name = ctx.uniqueName('mixed-hammer');
+    expect(await java.getSemaphore(name).trySetPermits(permits)).toBe(true);
+    // Every holder runs in this process: counted from the moment its acquisition returns until
+    // just before it gives the permit back, which lies inside the real hold.
+    let holding = 0;
+    let mostAtOnce = 0;
+    let holds = 0;
+    const hold = async (take: () => Promise<() => Promise<unknown>>) => {
+      const giveBack = await take();
+      holding += 1;
+      holds += 1;
+      mostAtOnce = Math.max(mostAtOnce, holding);
+      await sleep(3);
+      holding -= 1;
+      await giveBack();
+    };
+    const rounds = 5;
+    const javaThreads = Array.from({ length: 3 }, async (_, thread) => {
+      const redisson = java.getSemaphore(name);
+      for (let round = 0; round < rounds; round++) {
+        await hold(async () => {
+          // Half the threads block without a wait time, half wait with one.
+          if (thread % 2 === 0) await redisson.acquire(1);
+          else expect(await redisson.tryAcquire(1, LONG_WAIT)).toBe(true);
+          return () => redisson.release(1);
+        });
+      }
+    });
+    const nodeTasks = Array.from({ length: 3 }, async () => {
+      const semaphore = new Semaphore(client, name);
+      for (let round = 0; round < rounds; round++) {
+        await hold(async () => {
+          const held = await semaphore.acquire(1, { waitTime: LONG_WAIT });
+          return () => held.release();
+        });
+      }
+    });
+    await Promise.all([...javaThreads, ...nodeTasks]);
+    expect(holds).toBe(6 * rounds);
+    expect(mostAtOnce).toBeLessThanOrEqual(permits);
+    expect(await new Semaphore(client, name).availablePermits()).toBe(permits);
+    expect(client.activity().channels).toEqual([]);
+    expect(await eventually(() => java.subscribedChannels.length === 0)).toBe(true);
+  });
+
+  it('a Java process that dies while its thread waits takes no permit', async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('java-shutdown'));
+    const redisson = java.getSemaphore(semaphore.name);
+    await semaphore.trySetPermits(0);
+    const thread = redisson.acquire(1);
+    expect(await javaWaitsOn(java, redisson.channelName)).toBe(true);
+    await java.shutdown();
+    await expect(thread).rejects.toThrow(/shut down/);
+    await semaphore.release(1);
+    expect(await semaphore.availablePermits()).toBe(1);
   });
 });

@@ -1,14 +1,14 @@
 import { defineCommand } from '@deadbolt/core/kit';
 import { semaphoreScripts } from '../semaphoreScripts.js';
-import { announcedKeys, decodePermits, type PermitsInput } from './inputs.js';
+import { announcedRequestKeys, decodePermits, type PermitsRequestInput } from './inputs.js';
 
 /**
- * Adds `permits` (a release, or `addPermits` with any sign) and announces the permits now
- * available on the semaphore's channel (`add-permits.lua`): resolves that number.
+ * Adds `permits` (`release(n)`, or `addPermits` with any sign) once per request id and announces
+ * the permits now available on the semaphore's channel (`add-permits.lua`): resolves that number.
  */
-export const addPermitsCommand = defineCommand<PermitsInput, number>({
+export const addPermitsCommand = defineCommand<PermitsRequestInput, number>({
   script: semaphoreScripts.addPermits,
-  keys: announcedKeys,
-  args: ({ permits }, { publish }) => [permits, publish],
+  keys: announcedRequestKeys,
+  args: ({ permits }, { publish, unlockLatchTtl }) => [permits, publish, unlockLatchTtl],
   decode: decodePermits,
 });

@@ -1,11 +1,12 @@
 import { defineCommand } from '@deadbolt/core/kit';
+import { permitRequestKey } from '../semaphoreKeys.js';
 import { semaphoreScripts } from '../semaphoreScripts.js';
-import { decodePermits, type SemaphoreInput } from './inputs.js';
+import { decodePermits, type RequestInput } from './inputs.js';
 
-/** Takes every available permit (`drain-permits.lua`): resolves how many there were. */
-export const drainPermitsCommand = defineCommand<SemaphoreInput, number>({
+/** Takes every available permit, once per request id (`drain-permits.lua`): resolves how many there were. */
+export const drainPermitsCommand = defineCommand<RequestInput, number>({
   script: semaphoreScripts.drainPermits,
-  keys: ({ name }) => [name],
-  args: () => [],
+  keys: ({ name, request }) => [name, permitRequestKey(name, request)],
+  args: (_, { unlockLatchTtl }) => [unlockLatchTtl],
   decode: decodePermits,
 });

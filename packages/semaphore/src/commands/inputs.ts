@@ -1,4 +1,4 @@
-import { semaphoreChannelName } from '../semaphoreKeys.js';
+import { permitRequestKey, semaphoreChannelName } from '../semaphoreKeys.js';
 
 /** A semaphore command's input: the semaphore's name. */
 export interface SemaphoreInput {
@@ -10,8 +10,22 @@ export interface PermitsInput extends SemaphoreInput {
   readonly permits: number;
 }
 
+/**
+ * The input of a command that changes the permits once per request: its request id, the same in
+ * every copy of the request the driver sends (`LockRuntime.newHoldId()`, one per call).
+ */
+export interface RequestInput extends SemaphoreInput {
+  readonly request: string;
+}
+
+/** The input of a request that takes or adds a number of permits. */
+export interface PermitsRequestInput extends PermitsInput, RequestInput {}
+
 /** KEYS of a script that changes the permits and announces it: the semaphore, its channel. */
 export const announcedKeys = ({ name }: SemaphoreInput): string[] => [name, semaphoreChannelName(name)];
+
+/** KEYS of a request that changes the permits and announces it: the semaphore, its channel, the request's marker. */
+export const announcedRequestKeys = (input: RequestInput): string[] => [...announcedKeys(input), permitRequestKey(input.name, input.request)];
 
 /**
  * A number of permits as Redis replies it: an integer, or the decimal string stored (drivers reply

@@ -1,0 +1,47 @@
+import { HeldLock } from '@deadbolt/core';
+import type { HoldDescription } from '@deadbolt/core/kit';
+
+/**
+ * Permits a {@link PermitExpirableSemaphore} acquisition took, each under its own id: a
+ * {@link @deadbolt/core!index.HeldLock} of several permits. Give them back with `release()` or an
+ * `await using` declaration. Without `leaseTime` the client's watchdog keeps their lease alive
+ * (batched with the client's locks); with one, they expire when it ends, and Redis gives them
+ * back to the semaphore by itself. Either way `signal` aborts with a `LockLostError` when they
+ * are lost: the lease ended, the watchdog found them gone (reclaimed, released by id elsewhere) or
+ * could not reach Redis in time.
+ *
+ * `release()` rejects with `LockNotHeldError` when any of the permits was no longer held (it
+ * still gives back the others); `extend(ms)` and {@link HeldExpirablePermits.updateLeaseTime} set
+ * a fixed lease from now on. `owner` is the ids joined with commas: permits have no owner.
+ */
+export class HeldExpirablePermits extends HeldLock {
+  /** The permit ids, one per permit: Redisson's, usable with `release(id)` by any process, Java too. */
+  readonly ids: readonly string[];
+
+  /**
+   * Made by `PermitExpirableSemaphore.acquire` and `tryAcquire`.
+   *
+   * @internal
+   */
+  constructor(hold: HoldDescription, ids: readonly string[]) {
+    super(hold);
+    this.ids = ids;
+  }
+
+  /** How many permits this acquisition took. */
+  get permits(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Sets the permits' lease to end `leaseTime` ms from now, shorter or longer than before, and
+   * stops their renewal by the watchdog: `extend(leaseTime)` under Redisson's name.
+   *
+   * @param leaseTime - the new lease in milliseconds, at least 1
+   * @throws `LockNotHeldError` when released already or when a permit was no longer held (the
+   *   signal aborts then); `InvalidArgumentError` for a bad `leaseTime`; `RedisUnavailableError`
+   */
+  updateLeaseTime(leaseTime: number): Promise<void> {
+    return this.extend(leaseTime);
+  }
+}

@@ -1,0 +1,210 @@
+import { LockNotHeldError, type LockHost } from '@deadbolt/core';
+import { call, checkDuration, type HoldDescription } from '@deadbolt/core/kit';
+import { expirableAvailablePermitsCommand } from './commands/expirableAvailablePermits.js';
+import { expirableReleaseCommand } from './commands/expirableRelease.js';
+import { expirableRenewCommand } from './commands/expirableRenew.js';
+import { expirableTryAcquireCommand } from './commands/expirableTryAcquire.js';
+import { expirableUpdateLeaseCommand } from './commands/expirableUpdateLease.js';
+import { HeldExpirablePermits } from './HeldExpirablePermits.js';
+import { checkAcquire, type CheckedPermitAcquire } from './permitArguments.js';
+import { permitTimeoutsKey } from './permitExpirableKeys.js';
+import { checkPermitId, newPermitIds } from './permitIds.js';
+import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
+import { IDEMPOTENT_TRIES } from './retryUnavailable.js';
+import type { PermitAcquireOptions } from './Semaphore.js';
+import { SemaphoreBase } from './SemaphoreBase.js';
+import { waitForPermits } from './waitForPermits.js';
+
+/** Options of {@link PermitExpirableSemaphore.acquire} and {@link PermitExpirableSemaphore.tryAcquire}. Every time is in milliseconds. */
+export interface ExpirablePermitAcquireOptions extends PermitAcquireOptions {
+  /**
+   * Each permit's lease: Redis gives it back to the semaphore by itself once it ends, and the
+   * held permits' signal aborts then. Without it the client's watchdog renews the lease
+   * (`watchdogTimeout`) for as long as the permits are held.
+   */
+  leaseTime?: number;
+}
+
+/**
+ * A distributed semaphore whose permits have ids and leases: Redisson's
+ * `RPermitExpirableSemaphore`, in its layout (the free permits as a decimal string at the name,
+ * the held ones in the sorted set `{name}:timeout`, scored by the end of their lease, changes
+ * announced on `redisson_sc:{name}`), so Java and Node services share one semaphore and release
+ * each other's permits by id.
+ *
+ * A permit whose lease ended is reclaimed by the next operation that looks (an acquisition, a
+ * release, `availablePermits`), so a process that dies holding permits gives them back within
+ * a lease. Without `leaseTime` the watchdog keeps held permits alive. An acquisition of several
+ * permits takes them all at once or none, and waits by pub/sub, and until the earliest held
+ * permit's lease ends, never polling.
+ *
+ * @example
+ * ```ts
+ * const encoders = new PermitExpirableSemaphore(locks, 'video-encoders');
+ * await encoders.trySetPermits(2); // two encoder licences, shared by every process
+ * ```
+ */
+export class PermitExpirableSemaphore extends SemaphoreBase {
+  /** The sorted set of its held permits, `{name}:timeout`. */
+  readonly timeoutsKey: string;
+
+  /**
+   * @param client - the `LockClient` to use
+   * @param name - the semaphore's name; braces in it must form a hash tag, as in a lock name
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `name` is not a valid lock name, or `client` not a `LockClient`
+   */
+  constructor(client: LockHost, name: string) {
+    super(client, name);
+    this.timeoutsKey = permitTimeoutsKey(this.name);
+  }
+
+  /** The permits free now, after reclaiming those whose lease ended (0 when the semaphore has no key). */
+  async availablePermits(): Promise<number> {
+    return this.run(call(expirableAvailablePermitsCommand, { name: this.name }));
+  }
+
+  /**
+   * Takes `permits` permits, all at once, each under a fresh id, waiting as long as `waitTime`
+   * for them. While it waits it holds none of them: a release wakes it, and so does the end of
+   * the earliest held permit's lease; it takes all it asked for in one script or sleeps again.
+   *
+   * @param permits - how many permits to take, a positive safe integer (default 1)
+   * @returns the permits taken, with their ids, to give back with `release()` or `await using`
+   * @throws {@link PermitWaitTimeoutError} when `waitTime` ran out; {@link @deadbolt/core!index.InvalidArgumentError}
+   *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
+   */
+  async acquire(permits = 1, options?: ExpirablePermitAcquireOptions): Promise<HeldExpirablePermits> {
+    const checked = checkAcquire(permits, options, { minPermits: 1, defaultWait: Infinity, leased: true });
+    const held = await this.#take(checked);
+    if (held === null) throw new PermitWaitTimeoutError(this.name, checked.waitTime, permits);
+    return held;
+  }
+
+  /**
+   * Takes `permits` permits, all at once, if they are free now, or within `waitTime`.
+   *
+   * @param permits - how many permits to take, a positive safe integer (default 1)
+   * @returns the permits taken, or `null` when too few were free within `waitTime` (default 0: one attempt)
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} for a bad argument; `RedisUnavailableError`,
+   *   `ClientClosedError`; rejects with the signal's reason when aborted
+   */
+  async tryAcquire(permits = 1, options?: ExpirablePermitAcquireOptions): Promise<HeldExpirablePermits | null> {
+    return this.#take(checkAcquire(permits, options, { minPermits: 1, defaultWait: 0, leased: true }));
+  }
+
+  /**
+   * Gives back the permit held under `permitId`, taken by any process (a Java one too), and wakes
+   * waiters: Redisson's `release(permitId)`. Permits held as {@link HeldExpirablePermits} in this
+   * process are given back with its own `release()` instead, which also stops their renewal.
+   *
+   * @throws {@link @deadbolt/core!index.LockNotHeldError} when no permit is held under that id (released
+   *   already, or its lease ended); {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex
+   */
+  async release(permitId: string): Promise<void> {
+    if (!(await this.tryRelease(permitId))) {
+      throw new LockNotHeldError(`No permit of semaphore "${this.name}" is held under id ${permitId}: released already, or its lease ended`, {
+        lockName: this.name,
+      });
+    }
+  }
+
+  /**
+   * Gives back the permit held under `permitId`, if one is: Redisson's `tryRelease(permitId)`.
+   * Safe to call again: a permit is given back once.
+   *
+   * @returns `true` when it was held and is now free, `false` when no permit is held under that id
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex
+   */
+  async tryRelease(permitId: string): Promise<boolean> {
+    const id = checkPermitId(permitId);
+    // A request id of this call's own: a driver's re-send of it returns the first outcome, while
+    // calling again is a new request (and finds the permit given back).
+    return (await this.run(call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }))) === 1;
+  }
+
+  /**
+   * Sets the lease of the permit held under `permitId` to end `leaseTime` ms from now, shorter or
+   * longer than before: Redisson's `updateLeaseTime`. A {@link HeldExpirablePermits} in this
+   * process is updated with its own `updateLeaseTime`, which also stops its renewal and moves its
+   * signal (here its renewal would set the lease again at its next tick).
+   *
+   * @returns `true` when a permit is held under that id, `false` when none is (nothing changed)
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex or `leaseTime` not positive
+   */
+  async updateLeaseTime(permitId: string, leaseTime: number): Promise<boolean> {
+    const id = checkPermitId(permitId);
+    const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
+    return this.run(call(expirableUpdateLeaseCommand, { name: this.name, ids: [id], lease }));
+  }
+
+  // Takes the permits, waiting up to `waitTime`: the held permits, or `null` when the wait ran out.
+  async #take({ permits, waitTime, signal, leaseTime }: CheckedPermitAcquire): Promise<HeldExpirablePermits | null> {
+    const { runtime } = this;
+    runtime.assertOpen();
+    signal?.throwIfAborted();
+    // One set of ids for every attempt of this acquisition: a late or repeated attempt takes
+    // nothing more, and giving them back is harmless when none was taken.
+    const ids = newPermitIds(permits);
+    const lease = leaseTime ?? runtime.watchdogTimeout;
+    let sentAt = 0;
+    let uncertain = false;
+    const attempt = () => {
+      sentAt = performance.now();
+      return runtime
+        .run(call(expirableTryAcquireCommand, { name: this.name, ids, lease }), (late) => {
+          // Taken after the call timed out: nobody holds them, so they go back at once.
+          if (late.taken) void this.#giveBack(ids);
+        })
+        .catch((error: unknown) => {
+          uncertain = true;
+          throw error;
+        });
+    };
+    let taken: boolean;
+    try {
+      taken = await waitForPermits({ runtime, channel: this.channel, waitTime, signal, attempt });
+    } catch (error) {
+      // An attempt that failed may have taken them all the same.
+      if (uncertain) await this.#giveBack(ids);
+      throw error;
+    }
+    if (!taken) return null;
+    // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
+    if (signal?.aborted || runtime.closed) {
+      await this.#giveBack(ids);
+      runtime.assertOpen();
+      signal?.throwIfAborted();
+    }
+    return new HeldExpirablePermits(this.#describe(ids, leaseTime, sentAt), ids);
+  }
+
+  // How HeldLock keeps, renews, extends and releases the permits taken under `ids`.
+  #describe(ids: readonly string[], leaseTime: number | undefined, acquiredAt: number): HoldDescription {
+    const { runtime } = this;
+    const { name } = this;
+    const field = ids.join(' ');
+    // One id for this acquisition's renewals and its release, however often the release is retried.
+    const hold = runtime.newHoldId();
+    return {
+      keepAlive: (target, onLost, at, until) => runtime.keepAlive(target, onLost, at, until),
+      name,
+      owner: ids.join(','),
+      leaseTime,
+      guardLease: false,
+      target: { command: expirableRenewCommand, name, field, hold },
+      acquiredAt,
+      release: async () => (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
+      extend: (lease) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease })),
+      reportLost: (error) => {
+        if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: name, field, error });
+      },
+    };
+  }
+
+  // Gives back permits that nobody holds; a repeat is harmless (ids are given back once), and
+  // what cannot be given back expires by its lease.
+  #giveBack(ids: readonly string[]): Promise<void> {
+    // One request however often it is sent: safe to try again while Redis is unreachable.
+    return this.giveBack(call(expirableReleaseCommand, { name: this.name, ids, request: this.runtime.newHoldId() }), IDEMPOTENT_TRIES);
+  }
+}
