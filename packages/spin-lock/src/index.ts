@@ -1,0 +1,1 @@
+export { SpinLock, spinLockKind, type SpinLockOptions } from './SpinLock.js';

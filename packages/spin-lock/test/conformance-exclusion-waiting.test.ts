@@ -1,0 +1,4 @@
+import { describeLockConformance } from '@deadbolt/conformance';
+import { SPIN_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
+
+describeLockConformance(subjectOf(SPIN_LOCK), ['exclusion', 'waiting']);
