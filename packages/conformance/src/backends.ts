@@ -8,22 +8,27 @@ import {
   startCluster,
   startProxies,
   startReplicated,
+  startSentinel,
   startStandalone,
   useStandalone,
   type ClusterHandle,
   type ProxyGroup,
   type RedisNode,
+  type SentinelHandle,
   type StandaloneTarget,
 } from '@deadbolt/test-harness';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
-import { createClient, createCluster } from 'redis';
-import { createClient as createClient5, createCluster as createCluster5 } from 'redis5';
+import { createClient, createCluster, createSentinel } from 'redis';
+import { createClient as createClient5, createCluster as createCluster5, createSentinel as createSentinel5 } from 'redis5';
 
 /** The driver an executor is built on. */
 export type AdapterName = 'ioredis' | 'node-redis';
-/** The Redis deployment a backend runs. */
-export type TopologyName = 'standalone' | 'cluster';
+/**
+ * The Redis deployment a backend runs. `sentinel` (a master, two replicas, three Sentinels) is
+ * not in {@link BACKENDS}; test/sentinel.test.ts runs on it.
+ */
+export type TopologyName = 'standalone' | 'cluster' | 'sentinel';
 /** The RESP protocol version a driver client speaks. */
 export type RespVersion = 2 | 3;
 /** A supported major version of the driver: ioredis 5 or 6, redis (node-redis) 5 or 6. */
@@ -54,8 +59,10 @@ export interface NodeAddress {
 export interface ConnectionSpec {
   readonly adapter: AdapterName;
   readonly topology: TopologyName;
-  /** The standalone server, or the seed nodes of the cluster. */
+  /** The standalone server, the seed nodes of the cluster, or the Sentinels. */
   readonly nodes: readonly NodeAddress[];
+  /** The name the Sentinels monitor the master under; for the `sentinel` topology only. */
+  readonly masterName?: string;
   /** The protocol of the driver client; the driver's default when absent. */
   readonly resp?: RespVersion;
   /** The driver's major version; {@link DEFAULT_MAJOR} when absent. */
@@ -127,6 +134,8 @@ export interface Backend {
   readonly nodes: readonly RedisNode[];
   /** The cluster handle (failover, masterForKey); `undefined` for a standalone backend. */
   readonly cluster: ClusterHandle | undefined;
+  /** The Sentinel deployment (failover, killMaster); `undefined` for the other topologies. */
+  readonly sentinel?: SentinelHandle | undefined;
   /** A new executor over a new driver client; both are closed by {@link Backend.close}. */
   createExecutor(options?: ConnectOptions): Promise<Executor>;
   /** Like {@link Backend.createExecutor}, with access to the driver client and an early close. */
@@ -147,7 +156,7 @@ export interface Backend {
    * connection; replies as RESP2 decodes them.
    */
   command(args: readonly (string | number)[], key?: string): Promise<unknown>;
-  /** Union over the nodes of `PUBSUB CHANNELS` and `PUBSUB SHARDCHANNELS`, sorted. */
+  /** Union over the nodes of `PUBSUB CHANNELS` and `PUBSUB SHARDCHANNELS`, sorted; the Sentinels' own channels left out. */
   pubsubChannels(pattern?: string): Promise<string[]>;
   /** How many connections named `name` the reachable nodes have. */
   connectionsNamed(name: string): Promise<number>;
@@ -204,6 +213,7 @@ export function respVersions(adapter: AdapterName, major: DriverMajor = DEFAULT_
  */
 export async function startBackend(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): Promise<Backend> {
   const driver = { adapter, topology, ...(options.major === undefined ? {} : { major: options.major }) };
+  if (topology === 'sentinel') return startSentinelBackend(driver);
   if (topology === 'standalone' && options.replicas) {
     const { master, nodes, stop } = await startReplicated();
     return new HarnessBackend({ ...driver, nodes: [{ host: master.host, port: master.port }] }, nodes, undefined, stop);
@@ -216,6 +226,13 @@ export async function startBackend(adapter: AdapterName, topology: TopologyName,
   }
   const cluster = await startCluster({ replicas: options.replicas ?? 0, ...(options.serverArgs ? { args: options.serverArgs } : {}) });
   return new HarnessBackend({ ...driver, nodes: cluster.startupNodes }, cluster.nodes, cluster, () => cluster.stop());
+}
+
+/** A master, two replicas and three Sentinels; the clients find the master through the Sentinels. */
+async function startSentinelBackend(driver: Pick<ConnectionSpec, 'adapter' | 'topology' | 'major'>): Promise<Backend> {
+  const sentinel = await startSentinel();
+  const spec = { ...driver, nodes: sentinel.sentinelAddresses, masterName: sentinel.masterName };
+  return new HarnessBackend(spec, sentinel.dataNodes, undefined, () => sentinel.stop(), sentinel);
 }
 
 /** A server the harness started for this backend alone, as a standalone target. */
@@ -255,8 +272,12 @@ const DRIVERS = {
     6: { Redis, Cluster },
   },
   'node-redis': {
-    5: { createClient: createClient5 as unknown as typeof createClient, createCluster: createCluster5 as unknown as typeof createCluster },
-    6: { createClient, createCluster },
+    5: {
+      createClient: createClient5 as unknown as typeof createClient,
+      createCluster: createCluster5 as unknown as typeof createCluster,
+      createSentinel: createSentinel5 as unknown as typeof createSentinel,
+    },
+    6: { createClient, createCluster, createSentinel },
   },
 } as const;
 
@@ -271,10 +292,11 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   if (spec.adapter === 'ioredis') {
     const ioredis = DRIVERS.ioredis[major];
     const protocol = resp === undefined ? {} : { protocol: resp };
+    const sentinels = spec.topology === 'sentinel' ? { sentinels: spec.nodes.map((node) => ({ ...node })), name: masterNameOf(spec) } : first;
     const client =
       spec.topology === 'cluster'
         ? new ioredis.Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol, ...ioredisProxyOptions(spec) })
-        : new ioredis.Redis({ ...first, ...protocol, lazyConnect: true });
+        : new ioredis.Redis({ ...sentinels, ...protocol, lazyConnect: true });
     client.on('error', ignore);
     await client.connect();
     return { kind: 'ioredis', client, ping: () => client.ping(), close: () => client.quit().then(ignore, () => client.disconnect()) };
@@ -296,10 +318,21 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
       close: () => client.close().catch(() => client.destroy()),
     };
   }
+  if (spec.topology === 'sentinel') {
+    const client = nodeRedis.createSentinel({ name: masterNameOf(spec), sentinelRootNodes: spec.nodes.map((node) => ({ ...node })), ...protocol });
+    client.on('error', ignore);
+    await client.connect();
+    return { kind: 'node-redis', client, ping: () => client.sendCommand(false, ['PING']), close: () => client.close().catch(() => client.destroy()) };
+  }
   const client = nodeRedis.createClient({ socket: { ...first }, ...protocol });
   client.on('error', ignore);
   await client.connect();
   return { kind: 'node-redis', client, ping: () => client.ping(), close: () => client.close().catch(() => client.destroy()) };
+}
+
+function masterNameOf(spec: ConnectionSpec): string {
+  if (spec.masterName === undefined) throw new Error('ConnectionSpec.masterName is required for the sentinel topology');
+  return spec.masterName;
 }
 
 /**
@@ -320,6 +353,9 @@ function copyAddressMap(map: Readonly<Record<string, NodeAddress>>): Record<stri
   return Object.fromEntries(Object.entries(map).map(([announced, { host, port }]) => [announced, { host, port }]));
 }
 
+/** The Sentinels' own channel on every data node they monitor (`__sentinel__:hello`), not the application's. */
+const SENTINEL_CHANNELS = '__sentinel__:';
+
 class HarnessBackend implements Backend {
   readonly name: string;
   readonly #connected = new Set<ConnectedExecutor>();
@@ -331,6 +367,7 @@ class HarnessBackend implements Backend {
     readonly nodes: readonly RedisNode[],
     readonly cluster: ClusterHandle | undefined,
     stop: () => Promise<void>,
+    readonly sentinel?: SentinelHandle,
   ) {
     const major = spec.major ?? DEFAULT_MAJOR;
     this.name = `${spec.adapter}${major === DEFAULT_MAJOR ? '' : `@${major}`}/${spec.topology}`;
@@ -374,7 +411,7 @@ class HarnessBackend implements Backend {
     for (const address of this.#reachable()) {
       for (const kind of ['CHANNELS', 'SHARDCHANNELS']) {
         const reply = await sendCommand(address, ['PUBSUB', kind, pattern]);
-        if (Array.isArray(reply)) for (const channel of reply) channels.add(String(channel));
+        if (Array.isArray(reply)) for (const channel of reply) if (!String(channel).startsWith(SENTINEL_CHANNELS)) channels.add(String(channel));
       }
     }
     return [...channels].sort();
@@ -406,6 +443,7 @@ class HarnessBackend implements Backend {
   }
 
   async #nodeFor(key: string | undefined): Promise<NodeAddress> {
+    if (this.sentinel !== undefined) return this.sentinel.master();
     if (this.cluster === undefined) return this.#standalone();
     if (key !== undefined) return this.cluster.masterForKey(key);
     const master = this.cluster.masters.find((node) => node.running);
@@ -421,6 +459,7 @@ class HarnessBackend implements Backend {
 
   /** Every node a subscription may live on; killed ones are skipped. */
   #reachable(): NodeAddress[] {
+    if (this.sentinel !== undefined) return this.sentinel.dataNodes.filter((node) => node.running);
     if (this.cluster === undefined) return [this.#standalone()];
     return this.cluster.nodes.filter((node) => node.running);
   }

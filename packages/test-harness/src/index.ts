@@ -10,8 +10,19 @@ export type { RedisNode } from './node/redis-node.js';
 export { startStandalone, useStandalone, type StandaloneOptions, type StandaloneTarget } from './topology/standalone.js';
 export { startServers, type ServersHandle } from './topology/servers.js';
 export { startReplicated, type ReplicatedHandle } from './topology/replicated.js';
+export { startSentinel, type SentinelAddress, type SentinelHandle, type SentinelOptions } from './sentinel/sentinel.js';
 export { startCluster, type ClusterHandle, type ClusterOptions } from './cluster/cluster.js';
 export { SLOT_COUNT } from './cluster/health.js';
+export { tlsCertificates, type TlsCertificates } from './tls/certificates.js';
+export {
+  startTlsCluster,
+  startTlsStandalone,
+  tlsAddressOf,
+  type TlsAddress,
+  type TlsClusterHandle,
+  type TlsOptions,
+  type TlsStandaloneHandle,
+} from './tls/tls-topology.js';
 export {
   RespConnection,
   RedisTimeoutError,

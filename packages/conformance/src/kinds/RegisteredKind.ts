@@ -33,9 +33,11 @@ export interface RegisteredKind<Built extends AcquirableLock = AcquirableLock> e
 export interface SingleLockKind<Built extends ConformantLock = ConformantLock> extends RegisteredKind<Built> {
   /**
    * How a release reaches waiters: `shared`, one channel per lock that every local waiter shares;
-   * `own`, a channel per waiter, so that a release wakes exactly the next one (the fair lock).
+   * `own`, a channel per waiter, so that a release wakes exactly the next one (the fair lock);
+   * `none`, no pub/sub at all: waiters poll with a backoff, and nothing subscribes or publishes
+   * (the spin lock). Tests about subscriptions and wake-up messages apply to the first two only.
    */
-  readonly waiterChannels: 'shared' | 'own';
+  readonly waiterChannels: WaiterChannels;
   /**
    * The roles in which a release passes the lock to a waiting task of the same client in one
    * script, without waking anyone else (the client option `localHandoff`), and how; a role not
@@ -43,6 +45,9 @@ export interface SingleLockKind<Built extends ConformantLock = ConformantLock> e
    */
   readonly localHandoff: Readonly<Partial<Record<RoleName, LocalHandoffRole>>>;
 }
+
+/** How a kind's waiters learn of a release: see {@link SingleLockKind.waiterChannels}. */
+export type WaiterChannels = 'shared' | 'own' | 'none';
 
 /** How a kind passes the lock to a waiting task of the same client in one of its roles. */
 export interface LocalHandoffRole {

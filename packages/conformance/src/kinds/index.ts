@@ -4,8 +4,9 @@
 export type { AcquirableLock, ConformantLock, LockHold } from './builtLocks.js';
 export { SHORT_WAITER_TIMEOUT, type KindSettings } from './KindSettings.js';
 export { kindById } from './kindById.js';
-export type { LocalHandoffRole, RegisteredKind, SingleLockKind } from './RegisteredKind.js';
+export type { LocalHandoffRole, RegisteredKind, SingleLockKind, WaiterChannels } from './RegisteredKind.js';
 export { exclusiveRole, type KindWithRoles, type LockRole, type RoleName } from './LockRole.js';
 export { LOCK_GROUP_KINDS, MULTI_LOCK, RED_LOCK } from './lockGroupKinds.js';
 export { subjectOf, subjectsOf, type LockSubject } from './LockSubject.js';
-export { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SINGLE_LOCK_KINDS } from './singleLockKinds.js';
+export { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SINGLE_LOCK_KINDS, SPIN_LOCK } from './singleLockKinds.js';
+export { POLLING_WAITER_SETTLE_MS, waitersWaiting, wakesByPubSub } from './waitersWaiting.js';

@@ -5,6 +5,7 @@ import { lockCommands, type Command, type HandOffInput, type HandOffReply, type 
 import { FairLock } from '@deadbolt/fair-lock';
 import { FencedHeldLock, FencedLock, fencedLockKind } from '@deadbolt/fenced-lock';
 import { ReadWriteLock, writeLockKind, type ReadLock, type WriteLock } from '@deadbolt/rwlock';
+import { SpinLock } from '@deadbolt/spin-lock';
 import { oneClient } from './oneClient.js';
 import type { SingleLockKind } from './RegisteredKind.js';
 import { LOCK_ROLES } from './LockRole.js';
@@ -65,8 +66,19 @@ export const READ_WRITE_LOCK: SingleLockKind<ReadLock | WriteLock> = {
   },
 };
 
+/** `new SpinLock(client, name)`: Redisson's `RSpinLock`, whose waiters poll with a backoff and never use pub/sub. */
+export const SPIN_LOCK: SingleLockKind<SpinLock> = {
+  id: 'SpinLock',
+  roles: LOCK_ROLES,
+  fair: false,
+  spansDeployments: false,
+  waiterChannels: 'none',
+  localHandoff: {},
+  create: (clients, name) => new SpinLock(oneClient(clients), name),
+};
+
 /** Every single-lock kind. */
-export const SINGLE_LOCK_KINDS: readonly SingleLockKind[] = [LOCK, FAIR_LOCK, FENCED_LOCK, READ_WRITE_LOCK];
+export const SINGLE_LOCK_KINDS: readonly SingleLockKind[] = [LOCK, FAIR_LOCK, FENCED_LOCK, READ_WRITE_LOCK, SPIN_LOCK];
 
 // The hand-off in a kind's declaration, for a kind that declares one.
 function declaredHandOff<Grant, Held extends HeldLock>({ handOff }: LockKind<Grant, Held>): Command<HandOffInput, HandOffReply<Grant>> {

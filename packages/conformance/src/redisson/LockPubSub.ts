@@ -1,4 +1,4 @@
-import type { RedissonSubscriber } from './RedissonSubscriber.js';
+import { PublishSubscribe } from './PublishSubscribe.js';
 import { Semaphore } from './Semaphore.js';
 
 /** `LockPubSub.UNLOCK_MESSAGE`: lets one waiting thread of the receiving client try again. */
@@ -31,55 +31,17 @@ export class LockEntry {
  * lock for the reentrant and read-write locks, one per thread for the fair lock); the first
  * subscribes the channel, the last to leave unsubscribes it. Messages release the entry's latch.
  */
-export class LockPubSub {
-  readonly #subscriber: RedissonSubscriber;
-  readonly #sharded: boolean;
-  readonly #entries = new Map<string, LockEntry>();
-
-  /**
-   * @param subscriber - the peer's subscriber connections
-   * @param sharded - whether channels are subscribed with SSUBSCRIBE
-   */
-  constructor(subscriber: RedissonSubscriber, sharded: boolean) {
-    this.#subscriber = subscriber;
-    this.#sharded = sharded;
+export class LockPubSub extends PublishSubscribe<LockEntry> {
+  protected createEntry(channel: string, ready: Promise<void>): LockEntry {
+    return new LockEntry(channel, ready);
   }
 
-  /** Joins (or creates and subscribes) the entry `entryName` on `channel`; resolves once subscribed. */
-  async subscribe(entryName: string, channel: string): Promise<LockEntry> {
-    let entry = this.#entries.get(entryName);
-    if (entry === undefined) {
-      entry = new LockEntry(channel, this.#subscriber.subscribe(channel, this.#sharded));
-      this.#entries.set(entryName, entry);
-    }
-    entry.counter++;
-    try {
-      await entry.ready;
-    } catch (error) {
-      this.unsubscribe(entry, entryName);
-      throw error;
-    }
-    return entry;
+  protected onEntryMessage(entry: LockEntry, message: number): void {
+    if (message === UNLOCK_MESSAGE) entry.latch.release(1);
+    else if (message === READ_UNLOCK_MESSAGE) entry.latch.release(entry.latch.queueLength);
   }
 
-  /** Leaves the entry; the last thread out unsubscribes its channel. */
-  unsubscribe(entry: LockEntry, entryName: string): void {
-    if (--entry.counter > 0 || this.#entries.get(entryName) !== entry) return;
-    this.#entries.delete(entryName);
-    void this.#subscriber.unsubscribe(entry.channel);
-  }
-
-  /** Delivers a message from the subscriber connections. */
-  onMessage(channel: string, message: string): void {
-    for (const entry of this.#entries.values()) {
-      if (entry.channel !== channel) continue;
-      if (Number(message) === UNLOCK_MESSAGE) entry.latch.release(1);
-      else if (Number(message) === READ_UNLOCK_MESSAGE) entry.latch.release(entry.latch.queueLength);
-    }
-  }
-
-  /** Ends every blocked wait without a permit (shutdown). */
-  interruptAll(): void {
-    for (const entry of this.#entries.values()) entry.latch.interruptAll();
+  protected interrupt(entry: LockEntry): void {
+    entry.latch.interruptAll();
   }
 }

@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { RespArgument, RespValue } from '@deadbolt/test-harness';
 import type { Backend } from '../backends.js';
+import { CountDownLatchPubSub } from './CountDownLatchPubSub.js';
 import { LockPubSub } from './LockPubSub.js';
 import { LockRenewalScheduler } from './LockRenewalScheduler.js';
 import { resolveRedissonConfig, type RedissonConfig, type ResolvedRedissonConfig } from './RedissonConfig.js';
 import { RedissonConnections } from './RedissonConnections.js';
+import { RedissonCountDownLatch } from './RedissonCountDownLatch.js';
 import { RedissonFairLock } from './RedissonFairLock.js';
 import { RedissonFencedLock } from './RedissonFencedLock.js';
+import { RedissonPermitExpirableSemaphore } from './RedissonPermitExpirableSemaphore.js';
 import { RedissonLock } from './RedissonLock.js';
 import { RedissonReadWriteLock } from './RedissonReadWriteLock.js';
+import { RedissonSemaphore } from './RedissonSemaphore.js';
+import { RedissonSpinLock, type RedissonBackOff } from './RedissonSpinLock.js';
 import { RedissonSubscriber } from './RedissonSubscriber.js';
+import { SemaphorePubSub } from './SemaphorePubSub.js';
 
 /** Thrown by a peer's operation once the peer is shut down (a Java process that is gone). */
 export class PeerShutdownError extends Error {
@@ -39,6 +45,10 @@ export class RedissonPeer {
   readonly publishCommand: 'publish' | 'spublish';
   /** The subscriptions of waiting threads. */
   readonly pubSub: LockPubSub;
+  /** The subscriptions of threads waiting on a semaphore (`SemaphorePubSub`). */
+  readonly semaphorePubSub: SemaphorePubSub;
+  /** The subscriptions of threads waiting on a count-down latch (`CountDownLatchPubSub`). */
+  readonly countDownLatchPubSub: CountDownLatchPubSub;
   /** The renewal tasks: `lockTask` and `readLockTask`. */
   readonly renewals: LockRenewalScheduler;
   readonly #connections: RedissonConnections;
@@ -52,12 +62,15 @@ export class RedissonPeer {
     subscriber: RedissonSubscriber,
     pubSub: LockPubSub,
     sharded: boolean,
+    kindPubSubs: { readonly semaphores: SemaphorePubSub; readonly latches: CountDownLatchPubSub },
   ) {
     this.config = config;
     this.id = config.id;
     this.#connections = connections;
     this.#subscriber = subscriber;
     this.pubSub = pubSub;
+    this.semaphorePubSub = kindPubSubs.semaphores;
+    this.countDownLatchPubSub = kindPubSubs.latches;
     this.publishCommand = sharded ? 'spublish' : 'publish';
     this.renewals = new LockRenewalScheduler({
       lockWatchdogTimeout: config.lockWatchdogTimeout,
@@ -78,13 +91,19 @@ export class RedissonPeer {
     try {
       const sharded = await decideSharded(resolved, connections);
       let pubSub: LockPubSub | undefined;
+      let kindPubSubs: { readonly semaphores: SemaphorePubSub; readonly latches: CountDownLatchPubSub } | undefined;
       const subscriber = new RedissonSubscriber(
         (channel) => connections.nodeFor(channel),
-        (channel, message) => pubSub?.onMessage(channel, message),
+        (channel, message) => {
+          pubSub?.onMessage(channel, message);
+          kindPubSubs?.semaphores.onMessage(channel, message);
+          kindPubSubs?.latches.onMessage(channel, message);
+        },
         connectionName,
       );
       pubSub = new LockPubSub(subscriber, sharded);
-      return new RedissonPeer(resolved, connections, subscriber, pubSub, sharded);
+      kindPubSubs = { semaphores: new SemaphorePubSub(subscriber, sharded), latches: new CountDownLatchPubSub(subscriber, sharded) };
+      return new RedissonPeer(resolved, connections, subscriber, pubSub, sharded, kindPubSubs);
     } catch (error) {
       await connections.close();
       throw error;
@@ -147,6 +166,26 @@ export class RedissonPeer {
     return new RedissonFencedLock(this, name);
   }
 
+  /** `getSemaphore(name)`: an `RSemaphore`. */
+  getSemaphore(name: string): RedissonSemaphore {
+    return new RedissonSemaphore(this, name);
+  }
+
+  /** `getPermitExpirableSemaphore(name)`: an `RPermitExpirableSemaphore`. */
+  getPermitExpirableSemaphore(name: string): RedissonPermitExpirableSemaphore {
+    return new RedissonPermitExpirableSemaphore(this, name);
+  }
+
+  /** `getSpinLock(name, backOff)`: an `RSpinLock`, with `LockOptions.defaults()` unless given a backoff. */
+  getSpinLock(name: string, backOff?: RedissonBackOff): RedissonSpinLock {
+    return new RedissonSpinLock(this, name, backOff);
+  }
+
+  /** `getCountDownLatch(name)`: an `RCountDownLatch`. */
+  getCountDownLatch(name: string): RedissonCountDownLatch {
+    return new RedissonCountDownLatch(this, name);
+  }
+
   /**
    * Stops both renewal tasks for good, unlocking nothing: the locks this process holds now
    * expire within `lockWatchdogTimeout`, as those of a Java process that died or froze.
@@ -164,6 +203,8 @@ export class RedissonPeer {
     this.#shutdown = true;
     this.renewals.stop();
     this.pubSub.interruptAll();
+    this.semaphorePubSub.interruptAll();
+    this.countDownLatchPubSub.interruptAll();
     await Promise.all([this.#subscriber.close(), this.#connections.close()]);
   }
 }

@@ -19,3 +19,16 @@ export function suffixName(name: string, suffix: string): string {
 export function unlockLatchName(name: string, requestId: string): string {
   return `${prefixName('redisson_unlock_latch', name)}:${requestId}`;
 }
+
+/** `redisson_sc:{name}` (`redisson_sc:name` when the name has a brace): `RedissonSemaphore.getChannelName`. */
+export function semaphoreChannelName(name: string): string {
+  return prefixName('redisson_sc', name);
+}
+
+/**
+ * `redisson_countdownlatch__channel__{name}`: `RedissonCountDownLatch`'s channel, which wraps the
+ * name in braces whatever it holds (unlike `prefixName`).
+ */
+export function countDownLatchChannelName(name: string): string {
+  return `redisson_countdownlatch__channel__{${name}}`;
+}

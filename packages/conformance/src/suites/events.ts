@@ -1,6 +1,6 @@
 import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClientEvents } from '@deadbolt/core';
 import { expect, it } from 'vitest';
-import type { ConformantLock } from '../kinds/index.js';
+import { waitersWaiting, type ConformantLock } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep, waitersAsleep } from '../timing.js';
 
@@ -11,6 +11,7 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   FencedLock: 'fenced',
   'ReadWriteLock.read': 'read',
   'ReadWriteLock.write': 'write',
+  SpinLock: 'spin',
 };
 
 type EventName = keyof LockClientEvents;
@@ -84,7 +85,7 @@ export function eventsSuite(ctx: SuiteContext): void {
     const seen = record(client, 'waitEnded');
     const held = await blocker(holder, name).acquire();
     const waiting = ctx.lockNamed(client, name).acquire({ owner: 'closed-out', waitTime: 10_000 });
-    await eventually(() => client.activity().channels.length > 0);
+    await waitersWaiting(ctx.subject.kind, client);
     await client.close();
     await expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
     expect(seen.waitEnded).toEqual([{ name, kind, owner: 'closed-out', waitedMs: expect.any(Number), outcome: 'failed', error: expect.any(ClientClosedError) }]);

@@ -24,6 +24,11 @@ export interface ClusterOptions {
   readonly nodeTimeoutMs?: number;
   /** More redis-server arguments for every node. */
   readonly args?: readonly string[];
+  /**
+   * More redis-server arguments for one node, asked once per node before it starts, for what
+   * differs between nodes (each node's own TLS port, say). A restart reuses them.
+   */
+  readonly nodeArgs?: () => Promise<readonly string[]>;
 }
 
 /** A 3-master Redis Cluster, from {@link startCluster}. */
@@ -76,7 +81,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ...(options.args ?? []),
   ];
   const count = MASTER_COUNT * (1 + replicas);
-  const nodes = await startAll(Array.from({ length: count }, () => () => startProcessNode({ args })));
+  const startNode = async () => startProcessNode({ args: [...args, ...((await options.nodeArgs?.()) ?? [])] });
+  const nodes = await startAll(Array.from({ length: count }, () => startNode));
   return stopOnFailure(nodes, async () => {
     const addresses = nodes.map((n) => `${n.host}:${n.port}`);
     try {

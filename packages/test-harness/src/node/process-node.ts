@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { processState } from '../server/liveness.js';
 import { makeServerDir, removeServerDir } from '../server/dirs.js';
 import { exitsWithin, launchOnFreePort, launchOnPort, waitForExit, type ServerProcess } from '../server/spawn.js';
@@ -6,12 +8,18 @@ import { NodeAccess } from './node-access.js';
 import type { RedisNode } from './redis-node.js';
 
 const STOP_GRACE_MS = 1000;
+const CONFIG_FILE = 'redis.conf';
 const HOST = '127.0.0.1';
 
 /** Options of {@link startProcessNode}. */
 export interface ProcessNodeOptions {
   /** More redis-server arguments, e.g. `['--cluster-enabled', 'yes']`. */
   readonly args?: readonly string[];
+  /**
+   * The text of a config file, written into the server's directory and passed first; the server
+   * may rewrite it (a Sentinel records what it learns there) and reads it again on a restart.
+   */
+  readonly config?: string;
 }
 
 /** Starts a redis-server child process on a free port and returns its handle once it answers PING. */
@@ -19,8 +27,9 @@ export async function startProcessNode(options: ProcessNodeOptions = {}): Promis
   const dir = makeServerDir();
   const args = options.args ?? [];
   try {
-    const { port, server } = await launchOnFreePort(dir, args);
-    return new ProcessNode(port, dir, args, server);
+    const configFile = options.config === undefined ? undefined : writeConfig(dir, options.config);
+    const { port, server } = await launchOnFreePort(dir, args, configFile);
+    return new ProcessNode(port, dir, args, server, configFile);
   } catch (error) {
     removeServerDir(dir);
     throw error;
@@ -39,6 +48,7 @@ class ProcessNode extends NodeAccess implements RedisNode {
     private readonly dir: string,
     private readonly args: readonly string[],
     private server: ServerProcess,
+    private readonly configFile: string | undefined,
   ) {
     super();
     this.url = `redis://${HOST}:${port}`;
@@ -62,7 +72,7 @@ class ProcessNode extends NodeAccess implements RedisNode {
   async restart(): Promise<void> {
     if (this.stopped) throw new Error(`redis-server on port ${this.port} was stopped; start a new one instead`);
     await this.kill();
-    this.server = await launchOnPort(this.port, this.dir, this.args);
+    this.server = await launchOnPort(this.port, this.dir, this.args, this.configFile);
   }
 
   async pause(): Promise<void> {
@@ -104,6 +114,13 @@ class ProcessNode extends NodeAccess implements RedisNode {
     removeServerDir(this.dir);
   }
 
+}
+
+/** Writes a server's config file into its directory and returns its path. */
+function writeConfig(dir: string, text: string): string {
+  const file = path.join(dir, CONFIG_FILE);
+  fs.writeFileSync(file, text);
+  return file;
 }
 
 /** Sends a signal, ignoring "no such process": the node died on its own, which is fine here. */

@@ -34,12 +34,17 @@ class StartError extends Error {
 /**
  * Starts redis-server on a free port, retrying with another port when the chosen one was taken
  * in the meantime (by a parallel worker, say). `extraArgs` may not depend on the port.
+ * `configFile`, when given, is passed first, as redis-server wants it (a Sentinel needs one it can rewrite).
  */
-export async function launchOnFreePort(dir: string, extraArgs: readonly string[]): Promise<{ port: number; server: ServerProcess }> {
+export async function launchOnFreePort(
+  dir: string,
+  extraArgs: readonly string[],
+  configFile?: string,
+): Promise<{ port: number; server: ServerProcess }> {
   for (let attempt = 1; ; attempt++) {
     const port = await pickFreePort();
     try {
-      return { port, server: await launch(port, dir, extraArgs) };
+      return { port, server: await launch(port, dir, extraArgs, configFile) };
     } catch (error) {
       if (!(error instanceof StartError && error.addressInUse) || attempt >= START_ATTEMPTS) throw error;
     }
@@ -50,10 +55,10 @@ export async function launchOnFreePort(dir: string, extraArgs: readonly string[]
  * Starts redis-server on `port` (as a restart does, where the port is not negotiable),
  * retrying briefly if the port is still held, and waits until it answers.
  */
-export async function launchOnPort(port: number, dir: string, extraArgs: readonly string[]): Promise<ServerProcess> {
+export async function launchOnPort(port: number, dir: string, extraArgs: readonly string[], configFile?: string): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launch(port, dir, extraArgs);
+      return await launch(port, dir, extraArgs, configFile);
     } catch (error) {
       if (!(error instanceof StartError && error.addressInUse) || attempt >= START_ATTEMPTS) throw error;
       await sleep(250);
@@ -61,11 +66,12 @@ export async function launchOnPort(port: number, dir: string, extraArgs: readonl
   }
 }
 
-async function launch(port: number, dir: string, extraArgs: readonly string[]): Promise<ServerProcess> {
+async function launch(port: number, dir: string, extraArgs: readonly string[], configFile?: string): Promise<ServerProcess> {
   const binary = requireExecutable('redis-server', 'starting a redis-server');
   const logFile = path.join(dir, 'redis.log');
   const logOffset = fileSize(logFile);
   const args = [
+    ...(configFile === undefined ? [] : [configFile]),
     '--port', String(port),
     '--bind', '127.0.0.1',
     '--save', '',

@@ -1,0 +1,208 @@
+// An ACL user granted exactly the documented rule for the plain Lock (docs/guides/tls-acl-eviction.md)
+// works on both adapters: acquire, a waiter woken by pub/sub, release, watchdog renewal, with not
+// one command refused. A user missing one permission gets a PermissionDeniedError that names it
+// at first use: never a hang, never a bare driver error.
+import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
+import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { LockClient, PermissionDeniedError, type LockClientOptions } from '@deadbolt/core';
+import { startCluster, startStandalone, type ClusterHandle, type RedisNode } from '@deadbolt/test-harness';
+import { Cluster, Redis } from 'ioredis';
+import { createClient, createCluster } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterName } from '../src/backends.js';
+import { eventually, sleep } from '../src/timing.js';
+
+/** The prefix every lock name of the application starts with; the rule grants nothing else. */
+const PREFIX = 'acl:';
+const PASSWORD = 'acl-test-password';
+
+// The rule for the plain Lock, as the guide gives it: connection commands, the commands its
+// scripts call, its key patterns and its channel pattern.
+const CONNECTION = ['+eval', '+evalsha', '+info', '+ping', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe'];
+const SCRIPTED = ['+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget', '+hgetall', '+hincrby', '+hset', '+persist', '+pexpire', '+pttl', '+publish', '+spublish'];
+const KEYS = [`~${PREFIX}*`, `~deadbolt_holds:{${PREFIX}*`, `~redisson_unlock_latch:{${PREFIX}*`, `~redisson_lock__channel:{${PREFIX}*`];
+const CHANNELS = [`&redisson_lock__channel:{${PREFIX}*`];
+const LOCK_RULE = [...CONNECTION, ...SCRIPTED, ...KEYS, ...CHANNELS];
+// What a cluster client needs on top: the slot map, and the state ioredis's ready check reads
+// (without it, ioredis reconnects for ever before any lock is asked for).
+const CLUSTER_RULE = [...LOCK_RULE, '+cluster|slots', '+cluster|info'];
+
+/** Creates (or resets) `user` with `rule`, without the permissions in `withhold`. */
+async function createUser(node: RedisNode, user: string, withhold: readonly string[] = [], rule = LOCK_RULE): Promise<void> {
+  const granted = rule.filter((permission) => !withhold.includes(permission));
+  await node.command('ACL', 'SETUSER', user, 'reset', 'on', `>${PASSWORD}`, 'resetchannels', ...granted);
+}
+
+/** Which of `user`'s commands, keys or channels the server refused, from ACL LOG. */
+async function refusedFor(node: RedisNode, user: string): Promise<string[]> {
+  const log = await node.command('ACL', 'LOG', 128);
+  if (!Array.isArray(log)) return [];
+  return log.flatMap((entry) => {
+    if (!Array.isArray(entry)) return [];
+    const fields = new Map<string, unknown>();
+    for (let i = 0; i + 1 < entry.length; i += 2) fields.set(String(entry[i]), entry[i + 1]);
+    return fields.get('username') === user ? [`${String(fields.get('reason'))} ${String(fields.get('object'))}`] : [];
+  });
+}
+
+describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standalone', (adapter) => {
+  let node: RedisNode;
+  const open: (() => Promise<void>)[] = [];
+  let users = 0;
+
+  beforeAll(async () => {
+    node = await startStandalone();
+  });
+  afterEach(async () => {
+    await Promise.allSettled(open.splice(0).map((close) => close()));
+  });
+  afterAll(async () => {
+    await node.stop();
+  });
+
+  /** A lock client logged in as `user` (the default user when absent), closed after the test. */
+  async function clientAs(user: string | undefined, options?: LockClientOptions): Promise<LockClient> {
+    const credentials = user === undefined ? {} : { username: user, password: PASSWORD };
+    const ignore = () => undefined;
+    if (adapter === 'ioredis') {
+      const redis = new Redis({ host: node.host, port: node.port, ...credentials, lazyConnect: true });
+      redis.on('error', ignore);
+      await redis.connect();
+      const client = new LockClient(ioredisExecutor(redis), options);
+      open.push(() => client.close().finally(() => redis.quit().then(ignore, () => redis.disconnect())));
+      return client;
+    }
+    const redis = createClient({ socket: { host: node.host, port: node.port }, ...credentials });
+    redis.on('error', ignore);
+    await redis.connect();
+    const client = new LockClient(nodeRedisExecutor(redis), options);
+    open.push(() => client.close().finally(() => redis.close().catch(() => redis.destroy())));
+    return client;
+  }
+
+  const newUser = async (withhold: readonly string[] = []) => {
+    const user = `${adapter.replace('-', '')}_user_${++users}`;
+    await createUser(node, user, withhold);
+    return user;
+  };
+  const lockName = (label: string) => `${PREFIX}${label}:${users}`;
+
+  it('with exactly the documented rule: acquire, a waiter woken by pub/sub, release and renewal, nothing refused', async () => {
+    const user = await newUser();
+    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: 300 }), await clientAs(user)];
+    const renewed: number[] = [];
+    holder.on('renewed', ({ holds }) => renewed.push(holds));
+    const name = lockName('works');
+    const held = await holder.lock(name).acquire();
+    const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
+    expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
+    // Three watchdog ticks (every 100 ms) keep the 300 ms lease alive.
+    await sleep(350);
+    expect(renewed.length).toBeGreaterThan(0);
+    expect(held.signal.aborted).toBe(false);
+    const released = performance.now();
+    await held.release();
+    const next = await waiting;
+    // Woken by the release message, not by the TTL (the waiter's lease is 30 s).
+    expect(performance.now() - released).toBeLessThan(2_000);
+    await next.release();
+    expect(await refusedFor(node, user)).toEqual([]);
+  });
+
+  it('without +eval: the first acquire rejects naming the command', async () => {
+    const client = await clientAs(await newUser(['+eval']));
+    const failed = client.lock(lockName('no-eval')).acquire();
+    await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failed).rejects.toMatchObject({ missing: 'command', message: expect.stringContaining("'eval'") });
+  });
+
+  // Redis does not undo what a script did before a refused command: the hash is deleted already
+  // when PUBLISH is refused, so the lock is free, but nobody was told (waiters sleep to the TTL).
+  it('without +publish: the release rejects naming the commands its script calls', async () => {
+    const client = await clientAs(await newUser(['+publish']));
+    const name = lockName('no-publish');
+    const held = await client.lock(name).acquire();
+    const failed = held.release();
+    await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failed).rejects.toMatchObject({ missing: 'command', lockName: name, message: expect.stringContaining('publish') });
+  });
+
+  it('without the hold markers key pattern: the first acquire rejects naming the keys', async () => {
+    const client = await clientAs(await newUser([`~deadbolt_holds:{${PREFIX}*`]));
+    const name = lockName('no-key');
+    const failed = client.lock(name).acquire();
+    await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failed).rejects.toMatchObject({ missing: 'key', message: expect.stringContaining(`deadbolt_holds:{${name}}`) });
+    expect(await node.command('EXISTS', name)).toBe(0);
+  });
+
+  it('a lock name outside the granted pattern: the first acquire rejects naming the key', async () => {
+    const client = await clientAs(await newUser());
+    await expect(client.lock('elsewhere:lock').acquire()).rejects.toMatchObject({ missing: 'key', message: expect.stringContaining('elsewhere:lock') });
+  });
+
+  it('without the channel pattern: a waiting acquire rejects naming the channel, it does not hang', async () => {
+    const holder = await clientAs(undefined);
+    const waiter = await clientAs(await newUser([`&redisson_lock__channel:{${PREFIX}*`]));
+    const name = lockName('no-channel');
+    const held = await holder.lock(name).acquire();
+    const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
+    await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failed).rejects.toMatchObject({ missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
+    expect(waiter.activity().channels).toEqual([]);
+    await held.release();
+  });
+});
+
+describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/cluster', (adapter) => {
+  let cluster: ClusterHandle;
+  const open: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterEach(async () => {
+    await Promise.allSettled(open.splice(0).map((close) => close()));
+  });
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  async function clientAs(user: string, options?: LockClientOptions): Promise<LockClient> {
+    const ignore = () => undefined;
+    const seeds = cluster.startupNodes.map((seed) => ({ ...seed }));
+    if (adapter === 'ioredis') {
+      const redis = new Cluster(seeds, { lazyConnect: true, redisOptions: { username: user, password: PASSWORD } });
+      redis.on('error', ignore);
+      await redis.connect();
+      const client = new LockClient(ioredisExecutor(redis), options);
+      open.push(() => client.close().finally(() => redis.quit().then(ignore, () => redis.disconnect())));
+      return client;
+    }
+    const redis = createCluster({ rootNodes: seeds.map((socket) => ({ socket })), defaults: { username: user, password: PASSWORD } });
+    redis.on('error', ignore);
+    await redis.connect();
+    const client = new LockClient(nodeRedisExecutor(redis), options);
+    open.push(() => client.close().finally(() => redis.close().catch(() => redis.destroy())));
+    return client;
+  }
+
+  it('with exactly the documented rule and the cluster permissions: sharded pub/sub wakes a waiter, renewal runs, nothing refused', async () => {
+    const user = `${adapter.replace('-', '')}_cluster_user`;
+    await Promise.all(cluster.nodes.map((node) => createUser(node, user, [], CLUSTER_RULE)));
+    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: 300 }), await clientAs(user)];
+    const renewed: number[] = [];
+    holder.on('renewed', ({ holds }) => renewed.push(holds));
+    const name = `${PREFIX}cluster`;
+    const held = await holder.lock(name).acquire();
+    const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
+    expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
+    await sleep(350);
+    expect(renewed.length).toBeGreaterThan(0);
+    const released = performance.now();
+    await held.release();
+    await (await waiting).release();
+    expect(performance.now() - released).toBeLessThan(2_000);
+    for (const node of cluster.nodes) expect(await refusedFor(node, user)).toEqual([]);
+  });
+});

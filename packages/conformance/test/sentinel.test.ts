@@ -1,0 +1,155 @@
+// The plain Lock on a Sentinel deployment (a master, two replicas, three Sentinels), on both
+// adapters: the core conformance suites, then failovers. Not part of BACKENDS, to keep CI short;
+// each adapter gets a deployment of its own, since the failover tests kill its master.
+import { LockLostError, type Executor } from '@deadbolt/core';
+import type { SentinelHandle } from '@deadbolt/test-harness';
+import { describe, expect, it, vi } from 'vitest';
+import { MAJORS, type AdapterName, type ConnectedExecutor } from '../src/backends.js';
+import { LOCK, subjectOf } from '../src/kinds/index.js';
+import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
+import { useSuiteContext, type SuiteContext } from '../src/SuiteContext.js';
+import { eventually, waitersAsleep } from '../src/timing.js';
+
+const ADAPTERS: readonly AdapterName[] = ['ioredis', 'node-redis'];
+const SUITES: readonly LockSuiteName[] = ['exclusion', 'reentrancy', 'waiting'];
+/** A lease longer than a failover takes here (about 2.5 s by command, 4.5 s by a kill), renewed every 3.3 s. */
+const WATCHDOG_MS = 10_000;
+/** Both replicas must have a lock before its acquisition returns. */
+const BOTH_REPLICAS = { replicaSync: { replicas: 2, timeout: 5_000 } } as const;
+/** Longer than any failover here takes: only a release can end a wait this long in time. */
+const LONG_LEASE_MS = 120_000;
+const WAIT_MS = 60_000;
+/** How long a failover (Sentinels' agreement, clients reconnecting) may take to show in a test. */
+const FAILOVER_MS = 20_000;
+
+describe.each(ADAPTERS)('Lock on %s/sentinel', (adapter) => {
+  const ctx = useSuiteContext(subjectOf(LOCK), adapter, 'sentinel');
+  for (const suite of SUITES) describe(suite, () => LOCK_SUITES[suite](ctx));
+  describe('executor', () => executorTests(ctx));
+  describe('failover', () => failoverTests(ctx));
+});
+
+function deployment(ctx: SuiteContext): SentinelHandle {
+  const sentinel = ctx.backend().sentinel;
+  if (sentinel === undefined) throw new Error('not a sentinel backend');
+  return sentinel;
+}
+
+/** Whether the current master has a subscriber on `channel`. */
+async function masterHasSubscriber(ctx: SuiteContext, channel: string): Promise<boolean> {
+  const reply = await deployment(ctx).master().command('PUBSUB', 'NUMSUB', channel);
+  return Array.isArray(reply) && Number(reply[1]) > 0;
+}
+
+/** The lock's key exists on the current master with a lease left. */
+async function masterHasLock(ctx: SuiteContext, name: string): Promise<boolean> {
+  return Number(await deployment(ctx).master().command('PTTL', name)) > 0;
+}
+
+/** Records what an executor reports. */
+function recorder(executor: Executor): { readonly messages: Set<string>; reconnects: number } {
+  const heard = { messages: new Set<string>(), reconnects: 0 };
+  executor.listen({
+    onMessage: (channel, message) => heard.messages.add(`${channel}=${message}`),
+    onSubscriberReconnect: () => heard.reconnects++,
+  });
+  return heard;
+}
+
+function executorTests(ctx: SuiteContext): void {
+  it('on both driver majors: the subscriber follows SENTINEL FAILOVER, and close() closes only it', async () => {
+    const subscriberName = (major: number) => `deadbolt-sentinel-${major}-${process.pid}`;
+    const connected: ConnectedExecutor[] = [];
+    for (const major of MAJORS) connected.push(await ctx.backend().connect({ major, subscriberName: subscriberName(major) }));
+    const heard = connected.map(({ executor }) => recorder(executor));
+    const channel = ctx.uniqueName('executor-channel');
+    for (const { executor } of connected) await executor.subscribe(channel, false);
+    await deployment(ctx).failover();
+    // Publishes on the new master until every executor heard it: one sent while a subscriber moved is lost by design.
+    await vi.waitFor(
+      async () => {
+        await deployment(ctx).master().command('PUBLISH', channel, 'after');
+        for (const one of heard) expect(one.messages).toContain(`${channel}=after`);
+      },
+      { timeout: FAILOVER_MS, interval: 250 },
+    );
+    for (const one of heard) expect(one.reconnects).toBeGreaterThan(0);
+    for (const [i, major] of MAJORS.entries()) {
+      await connected[i]?.executor.close();
+      // The server sees a closed connection go a moment later.
+      expect(await eventually(async () => (await ctx.backend().connectionsNamed(subscriberName(major))) === 0)).toBe(true);
+      expect(await connected[i]?.ping()).toBe('PONG');
+      await connected[i]?.close();
+    }
+  });
+}
+
+function failoverTests(ctx: SuiteContext): void {
+
+  it('wakes a waiter after SENTINEL FAILOVER: its subscription follows the new master', async () => {
+    const [holder, waiter] = [await ctx.client(BOTH_REPLICAS), await ctx.client()];
+    const name = ctx.uniqueName('failover-wake');
+    const held = await holder.lock(name).acquire({ leaseTime: LONG_LEASE_MS });
+    const waiting = waiter.lock(name).acquire({ waitTime: WAIT_MS });
+    await waitersAsleep(waiter);
+    const [channel] = waiter.activity().channels;
+    if (channel === undefined) throw new Error('the waiter has no channel');
+    await deployment(ctx).failover();
+    expect(await eventually(() => masterHasSubscriber(ctx, channel), FAILOVER_MS)).toBe(true);
+    // The lease outlasts the wait: only the release's message can wake the waiter in time.
+    await held.release();
+    const taken = await waiting;
+    expect(await masterHasLock(ctx, name)).toBe(true);
+    await taken.release();
+  });
+
+  it('keeps renewing on the new master after SENTINEL FAILOVER', async () => {
+    const client = await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: WATCHDOG_MS });
+    const name = ctx.uniqueName('failover-renew');
+    const held = await client.lock(name).acquire();
+    await deployment(ctx).failover();
+    const ttl = () => deployment(ctx).master().command('PTTL', name).then(Number);
+    const before = await ttl();
+    expect(before).toBeGreaterThan(0);
+    // Only a renewal on the new master can raise the lease it has.
+    expect(await eventually(async () => (await ttl()) > before, 2 * WATCHDOG_MS)).toBe(true);
+    expect(held.signal.reason).toBeUndefined();
+    expect(await client.lock(name).isHeldBy(held.owner)).toBe(true);
+    await held.release();
+  });
+
+  it('keeps a lock taken with replica sync when the master is killed', async () => {
+    const [client, other] = [await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: WATCHDOG_MS }), await ctx.client()];
+    const name = ctx.uniqueName('kill-synced');
+    const held = await client.lock(name).acquire();
+    await deployment(ctx).killMaster();
+    expect(await masterHasLock(ctx, name)).toBe(true);
+    expect(await other.lock(name).tryAcquire()).toBeNull();
+    expect(held.signal.reason).toBeUndefined();
+    // Back to two replicas, which the client waits for.
+    await deployment(ctx).revive();
+    await held.release();
+  });
+
+  it('may lose a lock taken without replica sync when the master is killed; then its holder is told', async () => {
+    const sentinel = deployment(ctx);
+    const [client, other] = [await ctx.client({ watchdogTimeout: WATCHDOG_MS }), await ctx.client()];
+    const name = ctx.uniqueName('kill-unsynced');
+    // Frozen replicas whose links the master dropped cannot receive the lock: the one promoted
+    // after the kill never had it.
+    const replicas = sentinel.replicas();
+    for (const replica of replicas) await replica.pause();
+    await sentinel.master().command('CLIENT', 'KILL', 'TYPE', 'replica');
+    const held = await client.lock(name).acquire();
+    await sentinel.master().kill();
+    for (const replica of replicas) await replica.resume();
+    await sentinel.killMaster();
+    expect(await masterHasLock(ctx, name)).toBe(false);
+    expect(await eventually(() => held.signal.aborted, FAILOVER_MS)).toBe(true);
+    expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    const taken = await other.lock(name).acquire({ waitTime: FAILOVER_MS });
+    await taken.release();
+    await sentinel.revive();
+  });
+}
+
