@@ -5,11 +5,12 @@ import type { HammerKind } from '../kinds.js';
 /** How a Java service takes a kind in one role through Redisson, on lock `name`. */
 type Counterpart = (peer: RedissonPeer, name: string, role: string) => RedissonLock;
 
-// The kinds whose Redisson lock the peer plays, by kind id: Redisson's RLock, its fair lock, and
-// the read and write halves of its RReadWriteLock.
+// The kinds whose Redisson lock the peer plays, by kind id: Redisson's RLock, its fair lock, its
+// spin lock, and the read and write halves of its RReadWriteLock.
 const COUNTERPARTS: ReadonlyMap<string, Counterpart> = new Map<string, Counterpart>([
   ['Lock', (peer, name) => peer.getLock(name)],
   ['FairLock', (peer, name) => peer.getFairLock(name)],
+  ['SpinLock', (peer, name) => peer.getSpinLock(name)],
   [
     'ReadWriteLock',
     (peer, name, role) => {
@@ -19,7 +20,7 @@ const COUNTERPARTS: ReadonlyMap<string, Counterpart> = new Map<string, Counterpa
   ],
 ]);
 
-/** Whether a Redisson peer can take `subject`'s lock (the plain, fair and read-write locks). */
+/** Whether a Redisson peer can take `subject`'s lock (the plain, fair, spin and read-write locks). */
 export function hasRedissonCounterpart(subject: LockSubject<HammerKind>): boolean {
   return COUNTERPARTS.has(subject.kind.id);
 }

@@ -32,6 +32,14 @@ export interface Figures {
   readonly redissonPeerHolds: number;
   /** Runs of a Redisson peer's renewal tasks (`LockTask` and `ReadLockTask`) while it held those locks. */
   readonly redissonPeerRenewals: number;
+  /**
+   * Semaphore counts that did not add up (hammer-semaphore): an end count that the permits killed
+   * holders kept do not account for, or a read of the available permits outside 0..N. Absent in
+   * records that count none.
+   */
+  readonly permitMiscounts?: number;
+  /** Permits that semaphore holders killed with them kept for good, each accounted for in the end count. */
+  readonly permitsLeaked?: number;
 }
 
 /** {@link Figures} of one test, with where they come from. */
@@ -82,5 +90,7 @@ export function addFigures(records: readonly Figures[]): Figures {
     modelSteps: sum('modelSteps'),
     redissonPeerHolds: sum('redissonPeerHolds'),
     redissonPeerRenewals: sum('redissonPeerRenewals'),
+    permitMiscounts: sum('permitMiscounts'),
+    permitsLeaked: sum('permitsLeaked'),
   };
 }

@@ -14,7 +14,7 @@ const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_DIR = path.join(PACKAGE_DIR, 'test');
 const RESULTS_DIR = path.join(PACKAGE_DIR, 'results');
 // Tests of the suite's own checks: they inject no fault and record no figures.
-const UNRECORDED_FILES = ['checks'];
+const UNRECORDED_FILES = ['checks', 'permit-checks'];
 
 export function setup(): () => void {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deadbolt-reliability-run-'));

@@ -46,6 +46,8 @@ const COLUMNS: readonly [string, (figures: Figures) => number][] = [
   ['model-based steps run', (figures) => figures.modelSteps],
   ['Redisson-peer holds', (figures) => figures.redissonPeerHolds],
   ['Redisson-peer renewals', (figures) => figures.redissonPeerRenewals],
+  ['semaphore counts off', (figures) => figures.permitMiscounts ?? 0],
+  ['permits kept by killed holders', (figures) => figures.permitsLeaked ?? 0],
 ];
 
 /** The results as the markdown page the docs publish. */
@@ -78,6 +80,8 @@ export function renderMarkdown(results: ReliabilityResults): string {
     `| model-based steps run | ${totals.modelSteps} |`,
     `| Redisson-peer holds | ${totals.redissonPeerHolds} |`,
     `| Redisson-peer renewals | ${totals.redissonPeerRenewals} |`,
+    `| semaphore counts off | ${totals.permitMiscounts ?? 0} |`,
+    `| permits kept by killed holders | ${totals.permitsLeaked ?? 0} |`,
     '',
     '## Faults injected',
     '',
