@@ -7,10 +7,11 @@
 //      checks each tarball holds its README and its ESM, CommonJS and type entry points;
 //   4. installs the tarballs, with ioredis and redis from the registry, into a scratch project;
 //   5. runs an ESM (.mjs) and a CommonJS (.cjs) program there that take and release every lock
-//      kind (Lock, FairLock, read lock, FencedLock with its token, MultiLock, RedLock) through
-//      each adapter on a redis-server (REDIS_URL, or one started for the run), and load every
-//      package. Kinds that build on others (a MultiLock of core locks) must see one copy of core
-//      per format, or their `instanceof` checks fail.
+//      kind (Lock, FairLock, read lock, FencedLock with its token, MultiLock, RedLock), take and
+//      give back permits of a Semaphore and open a CountDownLatch, through each adapter on a
+//      redis-server (REDIS_URL, or one started for the run), and load every package. Kinds that
+//      build on others (a MultiLock of core locks) must see one copy of core per format, or their
+//      `instanceof` checks fail.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,10 @@ async function pack(dir: string, destination: string): Promise<string> {
 
 /** What the programs take and release, as they report it. */
 const KINDS = 'Lock, FairLock, read lock, FencedLock, MultiLock and RedLock';
+/** What the programs do with the spin lock, as they report it on a line of its own. */
+const SPIN_LOCK = 'SpinLock taken, a second attempt kept out by polling, released';
+/** What the programs do with the synchronizers, as they report it on a line of its own. */
+const SYNCHRONIZERS = 'Semaphore permits taken and given back, CountDownLatch counted down and open';
 
 // One program, written once, loaded as ESM and as CommonJS.
 function program(format: 'esm' | 'cjs', packages: readonly string[]): string {
@@ -118,6 +123,9 @@ const { ReadWriteLock } = load['@deadbolt/rwlock'];
 const { FencedLock } = load['@deadbolt/fenced-lock'];
 const { MultiLock } = load['@deadbolt/multilock'];
 const { RedLock } = load['@deadbolt/redlock'];
+const { Semaphore } = load['@deadbolt/semaphore'];
+const { CountDownLatch } = load['@deadbolt/countdown-latch'];
+const { SpinLock } = load['@deadbolt/spin-lock'];
 
 async function exercise(label, executor) {
   const locks = new LockClient(executor);
@@ -132,8 +140,23 @@ async function exercise(label, executor) {
   await fenced.release();
   await new MultiLock([locks.lock(name + ':a'), locks.lock(name + ':b')]).withLock(() => {}, { waitTime: 5000 });
   await new RedLock([locks.lock(name + ':quorum')]).withLock(() => {}, { waitTime: 5000 });
+  const semaphore = new Semaphore(locks, name + ':semaphore');
+  await semaphore.trySetPermits(2);
+  const permits = await semaphore.tryAcquire(2, { waitTime: 5000 });
+  if (permits === null) throw new Error('Semaphore: 2 permits not acquired');
+  await permits.release();
+  const latch = new CountDownLatch(locks, name + ':latch');
+  await latch.trySetCount(1);
+  await latch.countDown();
+  if (!(await latch.await({ waitTime: 5000 }))) throw new Error('CountDownLatch: not open after its count down');
+  const spin = new SpinLock(locks, name + ':spin');
+  const spinHeld = await spin.acquire({ waitTime: 5000 });
+  if ((await spin.tryAcquire({ waitTime: 50 })) !== null) throw new Error('SpinLock: taken twice');
+  await spinHeld.release();
   await locks.close();
   console.log('${format} ' + label + ': ${KINDS} taken and released');
+  console.log('${format} ' + label + ': ${SYNCHRONIZERS}');
+  console.log('${format} ' + label + ': ${SPIN_LOCK}');
 }
 
 async function main() {

@@ -24,6 +24,9 @@ import { redlock, REDLOCK } from './scenarios/redlock.js';
 import { oneAfterTheOther, type Outcome } from './scenarios/turns.js';
 import { UNCONTENDED, uncontended } from './scenarios/uncontended.js';
 import { watchdog, watchdogSpec } from './scenarios/watchdog.js';
+import { semaphoreContended, semaphoreContendedSpec } from './scenarios/semaphoreContended.js';
+import { SEMAPHORE_UNCONTENDED, semaphoreUncontended } from './scenarios/semaphoreUncontended.js';
+import { semaphoreWaiting, semaphoreWaitingSpec } from './scenarios/semaphoreWaiting.js';
 import { SIZES } from './sizes.js';
 import { tolerateStrayRejections } from './strayRejections.js';
 import { checkTargets } from './targets.js';
@@ -118,6 +121,7 @@ try {
   for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
     memoryReport.absent.push({ contender: peer.id, reason: 'not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt\'s two adapters only' });
   }
+  await semaphoreScenarios();
 } finally {
   await server.stop();
 }
@@ -165,4 +169,31 @@ async function handoffScenarios(): Promise<void> {
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * Scenario 9: the semaphores, uncontended (the contenders taking turns), contended by 4 worker
+ * processes taking one permit and two at a time, and the load their waiters put on Redis.
+ */
+async function semaphoreScenarios(): Promise<void> {
+  const { permits, contended, waiting } = size.semaphore;
+  await scenarioTogether(SEMAPHORE_UNCONTENDED, (contenders, repetitions) => semaphoreUncontended(contenders, address, size.semaphore, repetitions));
+  let pool = await WorkerPool.start(4);
+  try {
+    for (const shape of [{ limit: permits, permits: 1 }, { limit: permits, permits: 2 }]) {
+      await scenario(semaphoreContendedSpec(shape, pool.size, contended), async (contender) => {
+        try {
+          return await semaphoreContended(pool, contender, address, shape, contended);
+        } catch (error) {
+          // A run that broke may have left a worker mid-job: start afresh for the next one.
+          await pool.close();
+          pool = await WorkerPool.start(4);
+          throw error;
+        }
+      });
+    }
+  } finally {
+    await pool.close();
+  }
+  await scenario(semaphoreWaitingSpec({ permits, ...waiting }), (contender) => semaphoreWaiting(contender, address, { permits, ...waiting }));
 }

@@ -92,7 +92,7 @@ export function startScenario(spec: ScenarioSpec, contenders: readonly Contender
   const absent: Absence[] = [];
   if (spec.feature) {
     for (const contender of contenders) {
-      const offered = contender.features[spec.feature];
+      const offered = contender.features[spec.feature] ?? `no ${spec.feature}`;
       if (offered !== true) absent.push({ contender: contender.id, reason: offered });
     }
   }
@@ -181,7 +181,7 @@ export function renderMarkdown(results: BenchResults): string {
 function repetitionsIntro(repetitions: number): string {
   return [
     `Each scenario with headline figures (those a "Deadbolt ×" column compares) runs ${repetitions} times, interleaved across the contenders: the first repetition of every contender, then the second of every contender, and so on, so that a machine that drifts during the run weighs on all of them alike.`,
-    `In scenarios 1, 2 and 6, where the contenders take turns block by block, a repetition is one of ${repetitions} equal groups of consecutive counted rounds (every contender's blocks in those rounds), and its figures are computed from those blocks alone; in scenarios 3, 3c, 4 and 7 a repetition is a whole run of the contender (its worker processes' session, its floors and counters), each contender's first run before any second.`,
+    `In scenarios 1, 2, 6 and 9a, where the contenders take turns block by block, a repetition is one of ${repetitions} equal groups of consecutive counted rounds (every contender's blocks in those rounds), and its figures are computed from those blocks alone; in scenarios 3, 3c, 4, 7, 9b and 9c a repetition is a whole run of the contender (its worker processes' session, its floors and counters), each contender's first run before any second.`,
     'Every figure in a table is the median of the repetitions (except two checks that must hold in each: overlapping grants give the largest, locks alive at the end the fewest); a headline figure is followed by its spread, from the smallest repetition to the largest, in parentheses.',
     'Each "Deadbolt ×" column divides Deadbolt\'s headline figure on the same driver by the row\'s repetition by repetition (Deadbolt\'s first with the peer\'s first, and so on), turned so that above 1 means Deadbolt is ahead, and gives the median ratio with its spread, as in `0.93 (0.88–0.97)`.',
     'A ratio is called ahead or behind (in the targets) only when every repetition\'s ratio is on the same side of 1; a spread that reaches 1 is within noise.',

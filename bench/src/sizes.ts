@@ -23,6 +23,10 @@
  *   every library renews at least once in it, and round trips per renewal pass do not depend on
  *   the lease; above the 1.25 s below which redlock-universal re-extends in a busy loop.
  * Scenarios without headline figures (1b, 5, 8) run once, at their former sizes.
+ * - 9 (the semaphore, added later): 9a as scenario 1; 9b 300 acquisitions per process (1,200 a
+ *   run, for a wait p99 over a thousand samples), capped at 2 s, for one permit and for two; 9c 64
+ *   waiters watched for 2 s. Measured: 50 s for the three contenders, repetitions included, run
+ *   alone on the shared 2-core machine.
  */
 export const SIZES = {
   full: {
@@ -37,6 +41,12 @@ export const SIZES = {
     redlock: { cycles: 300, blocks: 2 },
     watchdog: { locks: 10_000, leaseMs: 2_000, windowMs: 2_500 },
     memory: { cycles: 1_000_000, tasks: 64, samples: 10 },
+    semaphore: {
+      permits: 4,
+      uncontended: { cycles: 1_500, blocks: 3 },
+      contended: { tasksPerProcess: 4, holdMs: 2, acquisitionsPerProcess: 300, maxMs: 2_000, drainMs: 1_500, idleFloorSamples: 100 },
+      waiting: { waiters: 64, windowMs: 2_000, drainMs: 5_000 },
+    },
   },
   smoke: {
     // Two: the fewest that still runs the interleaving and the pairing of repetitions; a third
@@ -53,5 +63,11 @@ export const SIZES = {
     // redlock-universal re-extends in a busy loop below a TTL of about 1.25 s: stay above.
     watchdog: { locks: 100, leaseMs: 1_500, windowMs: 1_600 },
     memory: { cycles: 4_000, tasks: 16, samples: 4 },
+    semaphore: {
+      permits: 4,
+      uncontended: { cycles: 30, blocks: 1 },
+      contended: { tasksPerProcess: 2, holdMs: 2, acquisitionsPerProcess: 10, maxMs: 400, drainMs: 500, idleFloorSamples: 10 },
+      waiting: { waiters: 8, windowMs: 200, drainMs: 2_000 },
+    },
   },
 } as const;

@@ -27,6 +27,9 @@ const SCENARIOS = [
   '6. RedLock over 5 servers',
   '7. Watchdog at scale',
   '8. Memory',
+  '9a. Semaphore',
+  '9b. Semaphore, contended',
+  '9c. Semaphore',
 ];
 
 it('a smoke run reports every scenario, with every contender in each: a row, or n/a and why', async () => {

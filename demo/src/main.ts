@@ -1,5 +1,6 @@
-// `pnpm demo [section]`: a short tour of every Deadbolt lock kind, one section each, on a throwaway
-// redis-server (or REDIS_URL; the RedLock section always starts three servers of its own). Each
+// `pnpm demo [section]`: a short tour of every Deadbolt lock kind and synchronizer, one section
+// each, on a throwaway redis-server (or REDIS_URL; the RedLock section always starts three servers
+// of its own). Each
 // section prints what happens and ends with a verdict computed from what it observed; the end
 // prints all verdicts, and the exit code is non-zero when any section failed.
 // `pnpm demo fenced` runs one section; an unknown name prints the list and exits with code 2.
@@ -9,14 +10,16 @@ import { useStandalone, type StandaloneTarget } from '@deadbolt/test-harness';
 import { Redis } from 'ioredis';
 import { fairSection } from './fair.js';
 import { fencedSection } from './fenced.js';
+import { latchSection } from './latch.js';
 import { lockSection } from './lock.js';
 import { multilockSection } from './multilock.js';
 import { redlockSection } from './redlock.js';
 import { rwlockSection } from './rwlock.js';
+import { semaphoreSection } from './semaphore.js';
 import { verdictLine, type Section, type Shared, type Verdict } from './section.js';
 
-/** The tour, in order: from the plain lock to the kinds built on it. */
-const SECTIONS: readonly Section[] = [lockSection, fairSection, rwlockSection, fencedSection, multilockSection, redlockSection];
+/** The tour, in order: from the plain lock to the kinds built on it, then the other synchronizers. */
+const SECTIONS: readonly Section[] = [lockSection, fairSection, rwlockSection, fencedSection, multilockSection, redlockSection, semaphoreSection, latchSection];
 
 const [wanted, ...extra] = process.argv.slice(2);
 const selected = wanted === undefined ? SECTIONS : SECTIONS.filter((section) => section.name === wanted);

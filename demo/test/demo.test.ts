@@ -7,8 +7,8 @@ import { expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const SECTIONS = ['lock', 'fair', 'rwlock', 'fenced', 'multilock', 'redlock'];
-const KINDS = ['Lock', 'FairLock', 'ReadWriteLock', 'FencedLock', 'MultiLock', 'RedLock'];
+const SECTIONS = ['lock', 'fair', 'rwlock', 'fenced', 'multilock', 'redlock', 'semaphore', 'latch'];
+const KINDS = ['Lock', 'FairLock', 'ReadWriteLock', 'FencedLock', 'MultiLock', 'RedLock', 'Semaphore', 'CountDownLatch'];
 
 interface Run {
   readonly code: number | null;
@@ -56,8 +56,16 @@ it('the whole tour runs every section, each with a ✔ verdict from what it obse
   expect(stdout).toMatch(/still held on 2 of 3, lock lost: false/);
   expect(stdout).toMatch(/a second RedLock tries for \d+ ms: excluded/);
   expect(stdout).toMatch(/^✔ RedLock: still held by 2 of 3 after a SIGKILL; a second RedLock excluded until the release$/m);
+  // Semaphore: never more jobs at once than permits, and the job that needs every permit runs alone.
+  expect(stdout.match(/job\d encoding {2}\(\d running/g)).toHaveLength(6);
+  expect(stdout).not.toMatch(/job\d encoding {2}\([3-9] running/);
+  expect(stdout).toMatch(/re-index running {2}\(2 permits, 0 jobs beside it\)/);
+  expect(stdout).toMatch(/^✔ Semaphore: at most 2 of 6 jobs at once; the 2-permit re-index ran alone; all 2 permits back$/m);
+  // CountDownLatch: the deploy's wait ends only after the third service counted down.
+  expect(stdout).toMatch(/scheduler reports ready\n.*deploy starts {2}\(3 of 3 reported\)/);
+  expect(stdout).toMatch(/^✔ CountDownLatch: the deploy waited until all 3 services had reported$/m);
   // Every section once in order, then the summary repeats every verdict in the same order.
-  const sections = [...stdout.matchAll(/^== (\d)\/6 (\w+) ==$/gm)].map(([, , kind]) => kind);
+  const sections = [...stdout.matchAll(/^== (\d)\/8 (\w+) ==$/gm)].map(([, , kind]) => kind);
   expect(sections).toEqual(KINDS);
   const [inline, summary] = stdout.split('\n== Verdicts ==\n');
   expect(verdicts(summary ?? '')).toEqual(verdicts(inline ?? ''));

@@ -27,6 +27,7 @@ it('every package versions, packs, installs from its tarball and works from ESM 
   for (const format of ['esm', 'cjs']) {
     for (const adapter of ['ioredis', 'node-redis']) {
       expect(stdout).toContain(`${format} ${adapter}: Lock, FairLock, read lock, FencedLock, MultiLock and RedLock taken and released\n`);
+      expect(stdout).toContain(`${format} ${adapter}: Semaphore permits taken and given back, CountDownLatch counted down and open\n`);
     }
     expect(stdout).toMatch(new RegExp(`^${format}: all \\d+ modules load$`, 'm'));
   }

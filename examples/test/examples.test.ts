@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startCluster, startReplicated, startServers, startStandalone } from '@deadbolt/test-harness';
+import { startCluster, startReplicated, startSentinel, startServers, startStandalone, startTlsStandalone } from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Every example runs as a user would run it (tsx, the address in an environment variable), on a
@@ -71,6 +71,18 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
       'a third export, tryAcquire: null\none permit back: 1 available, the rebuild waits\nthe rebuild holds 2 permits\n' +
         'an export gave up: Timed out after 100 ms waiting for 1 permit(s) of semaphore "report-exports"\n' +
         'drained 2, available: 0\nrestored, available: 2\n',
+    );
+  },
+  'permit-expirable-semaphore.ts': (out) => {
+    expect(out).toContain('the job holds a licence under a 32-hex-digit id, renewed by the watchdog: true\nfree licences: 0\n');
+    expect(out).toContain("the worker's signal: LockLostError\n");
+    expect(out).toContain('the next job got a licence once the lease had ended: true, 1 held\n');
+    expect(out).toContain('lease extended by id: true\nreleased by id, then again: false\nfree licences at the end: 2\n');
+  },
+  'spin-lock.ts': (out) => {
+    expect(out).toBe(
+      'report built\nwhile waiting, channels subscribed: 0, on the server: 0\nthe waiter holds it: true\n' +
+        'tryAcquire while held: null\naborted: TimeoutError\nlocked after all: false\n',
     );
   },
   'redisson-interop.ts': (out) => {
@@ -173,6 +185,22 @@ const REPLICATED: Record<string, (stdout: string) => void> = {
   },
 };
 
+const TLS: Record<string, (stdout: string) => void> = {
+  'tls-acl-eviction.ts': (out) => {
+    expect(out).toBe(
+      'locked over TLS: true\nlocks-app holds payments:invoice-7\norders:42 is not granted: PermissionDeniedError, missing key\n' +
+        "evictionRisk: maxmemory-policy is allkeys-lru\nevictionPolicy 'throw': EvictionRiskError (allkeys-lru)\n",
+    );
+  },
+};
+
+/** Examples on a Sentinel deployment (a master, two replicas, three Sentinels). */
+const SENTINEL: Record<string, (stdout: string) => void> = {
+  'sentinel.ts': (out) => {
+    expect(out).toBe('the node-redis waiter was woken by the release and holds invoices:2026-11\n');
+  },
+};
+
 // Programs are named in kebab case; a file named after the class it exports (FencedStorage.ts) is a
 // module that programs import, and runs as part of them.
 const files = readdirSync(sources).filter((file) => file.endsWith('.ts'));
@@ -180,7 +208,7 @@ const isModule = (file: string) => /^[A-Z]/.test(file);
 
 it('every example has expectations', () => {
   const programs = files.filter((file) => !isModule(file));
-  const expected = [STANDALONE, CLUSTER, SERVERS, REPLICATED].flatMap((examples) => Object.keys(examples));
+  const expected = [STANDALONE, CLUSTER, SERVERS, REPLICATED, TLS, SENTINEL].flatMap((examples) => Object.keys(examples));
   expect(programs.sort()).toEqual(expected.sort());
 });
 
@@ -227,3 +255,8 @@ describeOn('a master with a replica', () => startReplicated(), ({ master, replic
   REDIS_URL: master.url,
   REDIS_REPLICA_URL: replica.url,
 }), REPLICATED);
+describeOn('a TLS server', () => startTlsStandalone(), (server) => ({ REDIS_TLS_URL: server.url, REDIS_CA_FILE: server.certificates.caFile }), TLS);
+describeOn('a Sentinel deployment', () => startSentinel(), (deployment) => ({
+  REDIS_SENTINELS: deployment.sentinelAddresses.map(({ host, port }) => `${host}:${port}`).join(','),
+  REDIS_SENTINEL_NAME: deployment.masterName,
+}), SENTINEL);

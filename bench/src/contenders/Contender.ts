@@ -12,10 +12,13 @@ export interface Mutex {
 }
 
 /** The features a scenario may need beyond a plain mutex. */
-export type Feature = 'fair' | 'readWrite' | 'redlock' | 'autoExtend';
+export type Feature = 'fair' | 'readWrite' | 'redlock' | 'autoExtend' | 'semaphore';
 
-/** What a contender offers of each feature: `true`, or why the scenario shows it as n/a. */
-export type Features = Readonly<Record<Feature, true | string>>;
+/**
+ * What a contender offers of each feature: `true`, or why the scenario shows it as n/a. The
+ * `semaphore` feature came later and may be left out: absent means none.
+ */
+export type Features = Readonly<Record<Exclude<Feature, 'semaphore'>, true | string> & Partial<Record<'semaphore', true | string>>>;
 
 /** Options of {@link Contender.connect}. */
 export interface SessionOptions {
@@ -39,6 +42,12 @@ export interface LockSession {
    * `autoExtend` feature; the lease is {@link SessionOptions.lease}.
    */
   renewedHold?(name: string): Promise<Hold>;
+  /**
+   * A counting semaphore named `name` with `limit` permits, set up on the server, whose every
+   * `acquire` takes `permits` of them at once (and each hold gives them back), when the contender
+   * has the `semaphore` feature.
+   */
+  semaphore?(name: string, limit: number, permits: number): Promise<Mutex>;
   /** Closes what the session opened. */
   close(): Promise<void>;
 }

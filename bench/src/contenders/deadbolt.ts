@@ -2,6 +2,7 @@ import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { FAIR_LOCK, LOCK, RED_LOCK } from '@deadbolt/conformance/kinds';
 import { LockClient, type LockBase } from '@deadbolt/core';
+import { Semaphore } from '@deadbolt/semaphore';
 import { connect, disconnect, type Address, type Connection, type DriverName } from '../drivers.js';
 import type { Contender, LockSession, Mutex, RedlockSession, SessionOptions } from './Contender.js';
 
@@ -24,6 +25,7 @@ export function deadbolt(driver: DriverName): Contender {
       readWrite: true,
       redlock: true,
       autoExtend: true,
+      semaphore: true,
     },
     settings: 'defaults: the watchdog keeps every lock (30 s lease, renewed every 10 s)',
     connect: (address, options) => connectDeadbolt(driver, address, options),
@@ -42,6 +44,7 @@ export async function connectDeadbolt(driver: DriverName, address: Address, opti
     mutex: (name) => mutexOf(LOCK.create([client], name, 'lock')),
     fairMutex: (name) => mutexOf(FAIR_LOCK.create([client], name, 'lock')),
     renewedHold: (name) => LOCK.create([client], name, 'lock').acquire(),
+    semaphore: (name, limit, permits) => semaphoreOf(client, name, limit, permits),
     close: async () => {
       await client.close();
       await disconnect(connection);
@@ -65,6 +68,18 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
 /** The Deadbolt executor over a benchmark connection, through its driver's adapter. */
 export function executorOn(connection: Connection) {
   return connection.driver === 'ioredis' ? ioredisExecutor(connection.client) : nodeRedisExecutor(connection.client);
+}
+
+/** Deadbolt's `Semaphore` named `name`, its permits set to `limit` if it has none yet; each acquisition takes `permits`. */
+async function semaphoreOf(client: LockClient, name: string, limit: number, permits: number): Promise<Mutex> {
+  const semaphore = new Semaphore(client, name);
+  await semaphore.trySetPermits(limit);
+  return {
+    acquire: async () => {
+      const held = await semaphore.acquire(permits);
+      return { release: async () => void (await held.release()) };
+    },
+  };
 }
 
 function mutexOf(lock: LockBase): Mutex {

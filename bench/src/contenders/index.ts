@@ -4,6 +4,7 @@ import { nodeRedisson } from './nodeRedisson.js';
 import { redisSemaphore } from './redisSemaphore.js';
 import { redlock4 } from './redlock4.js';
 import { redlockUniversal } from './redlockUniversal.js';
+import { parseSemaphoreViewId, semaphoreView } from './semaphoreView.js';
 import { sesameRedlock } from './sesameRedlock.js';
 
 /** Every contender, Deadbolt first: each library on each driver it supports. */
@@ -18,8 +19,10 @@ export const CONTENDERS: readonly Contender[] = [
   nodeRedisson(),
 ];
 
-/** The contender with this id. */
+/** The contender with this id, or the semaphore view of one (see semaphoreView.ts). */
 export function contender(id: string): Contender {
+  const view = parseSemaphoreViewId(id);
+  if (view) return semaphoreView(contender(view.contenderId), view.shape);
   const found = CONTENDERS.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`Unknown contender ${id}`);
   return found;

@@ -1,4 +1,4 @@
-import { Mutex as SemaphoreMutex, RedlockMutex } from 'redis-semaphore';
+import { Mutex as SemaphoreMutex, MultiSemaphore, RedlockMutex, Semaphore } from 'redis-semaphore';
 import { connect, connectAll, disconnect, disconnectAll } from '../drivers.js';
 import { mutexOf, type Contender } from './Contender.js';
 import { PEER_SETTINGS, pinnedLibrary } from './peerSettings.js';
@@ -6,14 +6,14 @@ import { PEER_SETTINGS, pinnedLibrary } from './peerSettings.js';
 // Its Mutex gives up after acquireTimeout (10 s by default); Deadbolt's acquire() does not.
 const WAIT = { acquireTimeout: Number.POSITIVE_INFINITY, retryInterval: PEER_SETTINGS.retryDelay } as const;
 
-/** redis-semaphore's Mutex and RedlockMutex, on ioredis (the client it supports). */
+/** redis-semaphore's Mutex, RedlockMutex, Semaphore and MultiSemaphore, on ioredis (the client it supports). */
 export function redisSemaphore(): Contender {
   return {
     id: 'redis-semaphore/ioredis',
     library: pinnedLibrary('redis-semaphore'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true },
-    settings: `retries every ${PEER_SETTINGS.retryDelay} ms (its default) without limit; defaults otherwise: 10 s TTL refreshed every 8 s`,
+    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: true },
+    settings: `retries every ${PEER_SETTINGS.retryDelay} ms (its default) without limit; defaults otherwise: 10 s TTL refreshed every 8 s (a semaphore's every hold too); Semaphore for one permit, MultiSemaphore for several`,
     connect: async (address, options = {}) => {
       const connection = await connect('ioredis', address);
       const { client } = connection;
@@ -25,6 +25,9 @@ export function redisSemaphore(): Contender {
           await mutex.acquire();
           return { release: () => mutex.release() };
         },
+        // Its semaphores take their limit with every object, and need no setting up.
+        semaphore: async (name, limit, permits) =>
+          mutexOf(() => acquired(permits === 1 ? new Semaphore(client, name, limit, WAIT) : new MultiSemaphore(client, name, limit, permits, WAIT))),
         close: () => disconnect(connection),
       };
     },

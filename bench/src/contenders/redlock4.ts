@@ -18,7 +18,7 @@ export function redlock4(): Contender {
     id: 'redlock4/ioredis',
     library: pinnedLibrary('redlock'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: 'no automatic extension (extend() by hand)' },
+    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: 'no automatic extension (extend() by hand)', semaphore: 'no semaphore' },
     settings: POLLING,
     connect: async (address) => {
       const connection = await connect('ioredis', address);

@@ -11,7 +11,7 @@ export function redlockUniversal(driver: DriverName): Contender {
     id: `redlock-universal/${driver}`,
     library: pinnedLibrary('redlock-universal'),
     driver,
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true },
+    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: 'no semaphore' },
     settings: `${POLLING}; auto-extension by using() at 80 % of the TTL (its default)`,
     connect: async (address, options = {}) => {
       const connection = await connect(driver, address);

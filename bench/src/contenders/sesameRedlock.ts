@@ -10,7 +10,7 @@ export function sesameRedlock(): Contender {
     id: 'sesame-redlock/ioredis',
     library: pinnedLibrary('@sesamecare-oss/redlock'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true },
+    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: 'no semaphore' },
     settings: `${POLLING}; auto-extension by using(), 500 ms before expiry (its default)`,
     connect: async (address, options = {}) => {
       const connection = await connect('ioredis', address);
