@@ -1,0 +1,149 @@
+import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
+import type { GlideClusterClient } from '@valkey/valkey-glide';
+import type { ValkeyGlideSubscriber } from './clientTypes.js';
+import { connectionIds, subscribedChannels, type SubscribedChannels } from './subscriberState.js';
+
+/** How often the link looks at its client's connections and subscriptions. */
+export const PROBE_MS = 250;
+/** How long one `SUBSCRIBE`/`SSUBSCRIBE` or `UNSUBSCRIBE` waits for the server's confirmation. */
+const CONFIRM_MS = 10_000;
+
+/**
+ * A subscriber link over a GLIDE client of its own, with every channel on it (GLIDE sends each to
+ * the node that serves it, and moves it when its slot moves). GLIDE restores subscriptions by
+ * itself but announces neither a lost connection nor a recovery, so the link watches: every
+ * {@link PROBE_MS} it reads the id of each of the client's connections (`CLIENT ID` on every node)
+ * and the channels GLIDE actually holds. A connection whose id changed was lost and is back, one
+ * recovery each, reported once the channels are subscribed again; a probe that fails, or a
+ * confirmed channel that is no longer subscribed (its slot moved, its server is down), is a loss
+ * that lasts until the probe sees every channel back.
+ */
+export class GlideLink extends DriverLink {
+  readonly #client: ValkeyGlideSubscriber;
+  readonly #cluster: boolean;
+  // Channels whose subscribe or unsubscribe is still waiting for the server: not yet expected to match.
+  readonly #pending = new Set<string>();
+  #ids: ReadonlyMap<string, number> | undefined;
+  #down = false;
+  #closed = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(client: ValkeyGlideSubscriber, cluster: boolean, events: LinkEvents) {
+    super(events);
+    this.#client = client;
+    this.#cluster = cluster;
+    // The client is connected: this is the first 'ready'.
+    void this.connectionReady();
+    this.#schedule();
+  }
+
+  protected async sendSubscribe(channel: string, sharded: boolean): Promise<void> {
+    const key = keyOf(channel, sharded);
+    this.#pending.add(key);
+    try {
+      if (sharded) await this.#sharded().ssubscribe([channel], CONFIRM_MS);
+      else await this.#client.subscribe([channel], CONFIRM_MS);
+    } catch (error) {
+      // GLIDE keeps wanting a channel whose confirmation timed out, and would subscribe it later.
+      const undo = sharded ? this.#sharded().sunsubscribeLazy([channel]) : this.#client.unsubscribeLazy([channel]);
+      await undo.catch(ignore);
+      throw error;
+    } finally {
+      this.#pending.delete(key);
+    }
+  }
+
+  protected async sendUnsubscribe(channel: string, sharded: boolean): Promise<void> {
+    const key = keyOf(channel, sharded);
+    this.#pending.add(key);
+    try {
+      // GLIDE stops wanting the channel at once, so a reconnect does not restore it; the reply is
+      // the server's confirmation.
+      await (sharded ? this.#sharded().sunsubscribe([channel], CONFIRM_MS) : this.#client.unsubscribe([channel], CONFIRM_MS));
+    } finally {
+      this.#pending.delete(key);
+    }
+  }
+
+  /** GLIDE subscribes again by itself: the channels are back once it holds every one of them. */
+  protected async restore(): Promise<void> {
+    while (!this.#closed) {
+      const actual = await subscribedChannels(this.#client).catch(() => undefined);
+      if (actual !== undefined && this.#missing(actual) === 0) return;
+      await sleep(PROBE_MS / 5);
+    }
+  }
+
+  protected closeConnection(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#client.close();
+  }
+
+  #sharded(): GlideClusterClient {
+    if (!this.#cluster) throw new Error('Valkey GLIDE has no sharded pub/sub on a standalone GlideClient; use classic pub/sub (the `auto` default on a standalone server)');
+    return this.#client as GlideClusterClient;
+  }
+
+  #schedule(): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => void this.#probe().finally(() => this.#schedule()), PROBE_MS);
+    // The probe must not keep the process alive on its own.
+    this.#timer.unref();
+  }
+
+  async #probe(): Promise<void> {
+    let ids: ReadonlyMap<string, number>;
+    let actual: SubscribedChannels;
+    try {
+      [ids, actual] = await Promise.all([connectionIds(this.#client, this.#cluster), subscribedChannels(this.#client)]);
+    } catch {
+      this.#lose();
+      return;
+    }
+    if (this.#closed) return;
+    const previous = this.#ids;
+    this.#ids = ids;
+    // One loss and one recovery per connection that is not the one seen last time.
+    let replaced = 0;
+    for (const [node, id] of ids) if (previous?.has(node) && previous.get(node) !== id) replaced++;
+    const missing = this.#missing(actual);
+    for (let i = 0; i < replaced; i++) {
+      this.#lose();
+      // The last one is reported below, once every channel is back.
+      if (i < replaced - 1) await this.#recover();
+    }
+    if (missing > 0) this.#lose();
+    else await this.#recover();
+  }
+
+  #lose(): void {
+    if (this.#closed) return;
+    this.#down = true;
+    this.connectionLost();
+  }
+
+  async #recover(): Promise<void> {
+    if (!this.#down || this.#closed) return;
+    this.#down = false;
+    await this.connectionReady();
+  }
+
+  /** How many channels the link wants, and the server confirmed once, that GLIDE does not hold. */
+  #missing(actual: SubscribedChannels): number {
+    let missing = 0;
+    for (const channel of this.classic) if (!this.#pending.has(keyOf(channel, false)) && !actual.classic.has(channel)) missing++;
+    for (const channel of this.sharded) if (!this.#pending.has(keyOf(channel, true)) && !actual.sharded.has(channel)) missing++;
+    return missing;
+  }
+}
+
+function keyOf(channel: string, sharded: boolean): string {
+  return `${sharded ? 's' : 'c'}:${channel}`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function ignore(): void {}
