@@ -23,15 +23,20 @@ export class GlideLink extends DriverLink {
   readonly #cluster: boolean;
   // Channels whose subscribe or unsubscribe is still waiting for the server: not yet expected to match.
   readonly #pending = new Set<string>();
-  #ids: ReadonlyMap<string, number> | undefined;
+  #ids: ReadonlyMap<string, number>;
   #down = false;
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(client: ValkeyGlideSubscriber, cluster: boolean, events: LinkEvents) {
+  /**
+   * @param ids - the client's connection ids right after it connected (see `connectionIds`), so
+   *   that a connection replaced before the first probe counts too
+   */
+  constructor(client: ValkeyGlideSubscriber, cluster: boolean, ids: ReadonlyMap<string, number>, events: LinkEvents) {
     super(events);
     this.#client = client;
     this.#cluster = cluster;
+    this.#ids = ids;
     // The client is connected: this is the first 'ready'.
     void this.connectionReady();
     this.#schedule();
@@ -106,7 +111,7 @@ export class GlideLink extends DriverLink {
     this.#ids = ids;
     // One loss and one recovery per connection that is not the one seen last time.
     let replaced = 0;
-    for (const [node, id] of ids) if (previous?.has(node) && previous.get(node) !== id) replaced++;
+    for (const [node, id] of ids) if (previous.has(node) && previous.get(node) !== id) replaced++;
     const missing = this.#missing(actual);
     for (let i = 0; i < replaced; i++) {
       this.#lose();

@@ -2,6 +2,7 @@ import type { LinkEvents } from '@deadbolt/core/kit';
 import type { GlideClient, GlideString, PubSubMsg } from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection, ValkeyGlideSubscriber } from './clientTypes.js';
 import { GlideLink } from './GlideLink.js';
+import { connectionIds } from './subscriberState.js';
 import { subscriberConfig } from './subscriberConfig.js';
 
 /**
@@ -19,7 +20,12 @@ export async function openSubscriber(
   // Both classes have the same static createClient(config); the cast picks one signature.
   const create = (client.constructor as typeof GlideClient).createClient.bind(client.constructor);
   const subscriber: ValkeyGlideSubscriber = await create(subscriberConfig(connection, subscriberName, onMessage));
-  return new GlideLink(subscriber, cluster, events);
+  try {
+    return new GlideLink(subscriber, cluster, await connectionIds(subscriber, cluster), events);
+  } catch (error) {
+    subscriber.close();
+    throw error;
+  }
 }
 
 function text(value: GlideString): string {

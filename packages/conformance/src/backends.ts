@@ -2,6 +2,7 @@
 // topology, on real redis-server processes started by the test harness.
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
 import type { Executor } from '@deadbolt/core';
 import {
   sendCommand,
@@ -17,13 +18,14 @@ import {
   type SentinelHandle,
   type StandaloneTarget,
 } from '@deadbolt/test-harness';
+import { GlideClient, GlideClusterClient, ProtocolVersion, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster, createSentinel } from 'redis';
 import { createClient as createClient5, createCluster as createCluster5, createSentinel as createSentinel5 } from 'redis5';
 
 /** The driver an executor is built on. */
-export type AdapterName = 'ioredis' | 'node-redis';
+export type AdapterName = 'ioredis' | 'node-redis' | 'valkey-glide';
 /**
  * The Redis deployment a backend runs. `sentinel` (a master, two replicas, three Sentinels) is
  * not in {@link BACKENDS}; test/sentinel.test.ts runs on it.
@@ -31,7 +33,10 @@ export type AdapterName = 'ioredis' | 'node-redis';
 export type TopologyName = 'standalone' | 'cluster' | 'sentinel';
 /** The RESP protocol version a driver client speaks. */
 export type RespVersion = 2 | 3;
-/** A supported major version of the driver: ioredis 5 or 6, redis (node-redis) 5 or 6. */
+/**
+ * A supported major version of the driver: ioredis 5 or 6, redis (node-redis) 5 or 6. Valkey
+ * GLIDE has one, 2 (from 2.3), which the specs call {@link DEFAULT_MAJOR} (see {@link majorsOf}).
+ */
 export type DriverMajor = 5 | 6;
 
 /** The major a client is built with unless told otherwise: the one the adapters are typed against. */
@@ -171,6 +176,8 @@ const ALL_BACKENDS: readonly { readonly adapter: AdapterName; readonly topology:
   { adapter: 'ioredis', topology: 'cluster' },
   { adapter: 'node-redis', topology: 'standalone' },
   { adapter: 'node-redis', topology: 'cluster' },
+  { adapter: 'valkey-glide', topology: 'standalone' },
+  { adapter: 'valkey-glide', topology: 'cluster' },
 ];
 
 /**
@@ -187,6 +194,20 @@ export const BACKENDS: readonly { readonly adapter: AdapterName; readonly topolo
  * {@link DEFAULT_MAJOR} only. `DEADBOLT_MAJORS` narrows it, e.g. `DEADBOLT_MAJORS=6`.
  */
 export const MAJORS: readonly DriverMajor[] = selectFrom<DriverMajor>([5, 6], process.env['DEADBOLT_MAJORS'], String);
+
+/** {@link MAJORS} for a driver that has both, the one GLIDE major (as {@link DEFAULT_MAJOR}) for GLIDE. */
+export function majorsOf(adapter: AdapterName): readonly DriverMajor[] {
+  return adapter === 'valkey-glide' ? MAJORS.filter((major) => major === DEFAULT_MAJOR) : MAJORS;
+}
+
+/**
+ * Whether the adapter can subscribe a sharded channel (`SSUBSCRIBE`) on a standalone server:
+ * Valkey GLIDE cannot, its standalone client has classic pub/sub only (sharded pub/sub is a
+ * cluster feature there).
+ */
+export function shardedOnStandalone(adapter: AdapterName): boolean {
+  return adapter !== 'valkey-glide';
+}
 
 function selectBackends(filter: string | undefined) {
   return selectFrom(ALL_BACKENDS, filter, ({ adapter, topology }) => `${adapter}/${topology}`);
@@ -247,7 +268,11 @@ export async function connectExecutor(spec: ConnectionSpec, options: ConnectOpti
   const executorOptions = options.subscriberName === undefined ? {} : { subscriberName: options.subscriberName };
   const client = await connectClient(spec, resp, major);
   const executor =
-    client.kind === 'ioredis' ? ioredisExecutor(client.client, executorOptions) : nodeRedisExecutor(client.client, executorOptions);
+    client.kind === 'ioredis'
+      ? ioredisExecutor(client.client, executorOptions)
+      : client.kind === 'valkey-glide'
+        ? valkeyGlideExecutor(client.client, { ...executorOptions, connection: client.connection })
+        : nodeRedisExecutor(client.client, executorOptions);
   let closing: Promise<void> | undefined;
   return {
     executor,
@@ -259,6 +284,7 @@ export async function connectExecutor(spec: ConnectionSpec, options: ConnectOpti
 type DriverClient = (
   | { readonly kind: 'ioredis'; readonly client: Redis | Cluster }
   | { readonly kind: 'node-redis'; readonly client: Parameters<typeof nodeRedisExecutor>[0] }
+  | { readonly kind: 'valkey-glide'; readonly client: GlideClient | GlideClusterClient; readonly connection: GlideClientConfiguration | GlideClusterClientConfiguration }
 ) & { ping(): Promise<unknown>; close(): Promise<void> };
 
 /**
@@ -289,6 +315,7 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   }
   // Applications must listen for 'error' (node-redis throws without a listener); tests kill nodes.
   const ignore = () => undefined;
+  if (spec.adapter === 'valkey-glide') return connectGlide(spec, resp);
   if (spec.adapter === 'ioredis') {
     const ioredis = DRIVERS.ioredis[major];
     const protocol = resp === undefined ? {} : { protocol: resp };
@@ -328,6 +355,38 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   client.on('error', ignore);
   await client.connect();
   return { kind: 'node-redis', client, ping: () => client.ping(), close: () => client.close().catch(() => client.destroy()) };
+}
+
+/**
+ * A GLIDE client for the spec. GLIDE has no Sentinel client. A cluster reached through fault
+ * proxies maps the announced addresses with GLIDE's `addressResolver`.
+ */
+async function connectGlide(spec: ConnectionSpec, resp: RespVersion | undefined): Promise<DriverClient> {
+  if (spec.topology === 'sentinel') throw new Error('Valkey GLIDE for Node.js has no Sentinel client');
+  const addresses = spec.nodes.map(({ host, port }) => ({ host, port }));
+  const map = spec.addressMap;
+  const base = {
+    addresses,
+    ...(resp === undefined ? {} : { protocol: resp === 2 ? ProtocolVersion.RESP2 : ProtocolVersion.RESP3 }),
+    // Tests kill servers; a request waits for a reconnect no longer than other drivers' clients do.
+    requestTimeout: 5000,
+    ...(map === undefined
+      ? {}
+      : {
+          addressResolver: (host: string, port: number): [string, number] => {
+            const target = map[`${host}:${port}`];
+            return target === undefined ? [host, port] : [target.host, target.port];
+          },
+        }),
+  };
+  if (spec.topology === 'cluster') {
+    const connection: GlideClusterClientConfiguration = base;
+    const client = await GlideClusterClient.createClient(connection);
+    return { kind: 'valkey-glide', client, connection, ping: () => client.customCommand(['PING']), close: () => Promise.resolve(client.close()) };
+  }
+  const connection: GlideClientConfiguration = base;
+  const client = await GlideClient.createClient(connection);
+  return { kind: 'valkey-glide', client, connection, ping: () => client.customCommand(['PING']), close: () => Promise.resolve(client.close()) };
 }
 
 function masterNameOf(spec: ConnectionSpec): string {

@@ -23,7 +23,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, backendProxies, eventually, startBackend, type AdapterName, type Backend } from '../src/index.js';
 
 /** Whether the driver re-sends a request whose reply it lost (see above). */
-const DRIVER_RESENDS: Record<AdapterName, boolean> = { ioredis: true, 'node-redis': false };
+const DRIVER_RESENDS: Record<AdapterName, boolean> = { ioredis: true, 'node-redis': false, 'valkey-glide': false };
 
 /** A lease no other request of these tests carries, so that the acquisition can be told apart. */
 const LEASE_MS = 27_182;
