@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
 import { checkMethods, checkOptions, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type CommandArguments, type ScriptArgument } from '@deadbolt/core/kit';
-import { Decoder, type GlideClient, type GlideClientConfiguration, type GlideClusterClient, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import { Decoder, type SingleNodeRoute, type GlideClient, type GlideClientConfiguration, type GlideClusterClient, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection } from './clientTypes.js';
 import { clusterTopology } from './clusterTopology.js';
 import { decodeReply } from './replies.js';
@@ -71,7 +71,7 @@ export function valkeyGlideExecutor(client: ValkeyGlideClient, options: ValkeyGl
   const send = (args: readonly ScriptArgument[], key: string | undefined): Promise<unknown> => {
     const strings = args.map(String);
     const reply = cluster
-      ? (client as GlideClusterClient).customCommand(strings, { decoder: Decoder.String, ...(key === undefined ? {} : { route: { type: 'primarySlotKey', key } }) })
+      ? (client as GlideClusterClient).customCommand(strings, { decoder: Decoder.String, route: primaryRoute(key) })
       : (client as GlideClient).customCommand(strings, { decoder: Decoder.String });
     return reply.then(decodeReply, (error: unknown) => Promise.reject(serverError(error)));
   };
@@ -86,6 +86,17 @@ export function valkeyGlideExecutor(client: ValkeyGlideClient, options: ValkeyGl
     close: () => router.close(),
   };
 }
+
+/**
+ * Where a cluster client sends a call: the primary of its key's slot; a keyless script (core's
+ * server version probe) to the primary of a random slot, since GLIDE would send it to any node,
+ * replicas included, and a replica that hangs would hold it up.
+ */
+function primaryRoute(key: string | undefined): SingleNodeRoute {
+  return key === undefined ? { type: 'primarySlotId', id: Math.floor(Math.random() * SLOTS) } : { type: 'primarySlotKey', key };
+}
+
+const SLOTS = 16_384;
 
 /** The configuration must be there, with the addresses the subscriber client connects to. */
 function checkConnection(connection: unknown): asserts connection is ValkeyGlideConnection {

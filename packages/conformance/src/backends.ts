@@ -18,7 +18,7 @@ import {
   type SentinelHandle,
   type StandaloneTarget,
 } from '@deadbolt/test-harness';
-import { GlideClient, GlideClusterClient, ProtocolVersion, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import { GlideClient, GlideClusterClient, Logger, ProtocolVersion, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster, createSentinel } from 'redis';
@@ -362,6 +362,9 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
  * proxies maps the announced addresses with GLIDE's `addressResolver`.
  */
 async function connectGlide(spec: ConnectionSpec, resp: RespVersion | undefined): Promise<DriverClient> {
+  // GLIDE logs a warning for every error reply (each NOSCRIPT, each refused script the suites
+  // provoke) to the console; errors only.
+  Logger.setLoggerConfig('error');
   if (spec.topology === 'sentinel') throw new Error('Valkey GLIDE for Node.js has no Sentinel client');
   const addresses = spec.nodes.map(({ host, port }) => ({ host, port }));
   const map = spec.addressMap;

@@ -1,7 +1,7 @@
 import type { PubSubMode } from '@deadbolt/core';
 import { lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS, shardedOnStandalone } from '../src/backends.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { useSuiteContext } from '../src/SuiteContext.js';
 import { eventually } from '../src/timing.js';
@@ -14,7 +14,9 @@ describe.each(BACKENDS)('pub/sub modes on $adapter/$topology', ({ adapter, topol
     expect(await lockRuntime(client).publishCommand()).toBe(topology === 'cluster' ? 'spublish' : 'publish');
   });
 
-  it.each<PubSubMode>(['classic', 'sharded'])('%s pub/sub wakes a waiter in another client', async (pubsub) => {
+  const modes: PubSubMode[] = topology === 'cluster' || shardedOnStandalone(adapter) ? ['classic', 'sharded'] : ['classic'];
+
+  it.each(modes)('%s pub/sub wakes a waiter in another client', async (pubsub) => {
     const [holder, waiter] = [await ctx.client({ pubsub }), await ctx.client({ pubsub })];
     const name = ctx.uniqueName(pubsub);
     const held = await holder.lock(name).acquire();
@@ -26,4 +28,16 @@ describe.each(BACKENDS)('pub/sub modes on $adapter/$topology', ({ adapter, topol
     await (await waiting).release();
     expect(performance.now() - released).toBeLessThan(2_000);
   });
+
+  if (!modes.includes('sharded')) {
+    it('sharded pub/sub, which the driver cannot do on a standalone server, fails a wait with the reason', async () => {
+      const [holder, waiter] = [await ctx.client(), await ctx.client({ pubsub: 'sharded' })];
+      const name = ctx.uniqueName('unsupported');
+      const held = await holder.lock(name).acquire();
+      const error: unknown = await waiter.lock(name).acquire({ waitTime: 5_000 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'RedisUnavailableError', cause: { message: expect.stringMatching(/no sharded pub\/sub/) } });
+      expect(await ctx.backend().pubsubChannels()).toEqual([]);
+      await held.release();
+    });
+  }
 });

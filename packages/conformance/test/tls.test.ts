@@ -5,6 +5,8 @@
 // TLS), so there TLS clients in this process contend with plain clients in others on one lock.
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
+import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { LockClient, type Executor, type LockClientOptions } from '@deadbolt/core';
 import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
 import {
@@ -54,6 +56,7 @@ async function connectTls(adapter: AdapterName, servers: TlsServers): Promise<Co
   const ignore = () => undefined;
   const [first] = servers.seeds;
   if (first === undefined) throw new Error('no TLS seed');
+  if (adapter === 'valkey-glide') return connectGlideTls(servers, ca);
   if (adapter === 'ioredis') {
     const client =
       servers.topology === 'cluster'
@@ -76,6 +79,18 @@ async function connectTls(adapter: AdapterName, servers: TlsServers): Promise<Co
   await client.connect();
   const executor = nodeRedisExecutor(client);
   return { executor, ping: () => client.ping(), close: () => executor.close().finally(() => client.close().catch(() => client.destroy())) };
+}
+
+/** A GLIDE client over TLS (`useTLS`, the CA as `rootCertificates`); its subscriber client inherits both. */
+async function connectGlideTls(servers: TlsServers, ca: string | Buffer): Promise<ConnectedExecutor> {
+  const connection = {
+    addresses: servers.seeds.map(({ host, port }) => ({ host, port })),
+    useTLS: true,
+    advancedConfiguration: { tlsAdvancedConfiguration: { rootCertificates: ca } },
+  };
+  const client = servers.topology === 'cluster' ? await GlideClusterClient.createClient(connection) : await GlideClient.createClient(connection);
+  const executor = valkeyGlideExecutor(client, { connection });
+  return { executor, ping: () => client.customCommand(['PING']), close: () => executor.close().finally(() => client.close()) };
 }
 
 /** The lines of CLIENT LIST on every node, as field maps. */
