@@ -4,8 +4,10 @@
 // at first use: never a hang, never a bare driver error.
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
 import { LockClient, PermissionDeniedError, type LockClientOptions } from '@deadbolt/core';
 import { startCluster, startStandalone, type ClusterHandle, type RedisNode } from '@deadbolt/test-harness';
+import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,9 +28,14 @@ const LOCK_RULE = [...CONNECTION, ...SCRIPTED, ...KEYS, ...CHANNELS];
 // What a cluster client needs on top: the slot map, and the state ioredis's ready check reads
 // (without it, ioredis reconnects for ever before any lock is asked for).
 const CLUSTER_RULE = [...LOCK_RULE, '+cluster|slots', '+cluster|info'];
+// What the GLIDE adapter needs on top (its README): CLIENT ID, by which its subscriber client tells
+// a reconnect.
+const GLIDE_RULE = ['+client|id'];
+/** The rule for `adapter`: the documented one, and what the adapter's README adds. */
+const ruleFor = (adapter: AdapterName, rule: readonly string[]) => (adapter === 'valkey-glide' ? [...rule, ...GLIDE_RULE] : rule);
 
 /** Creates (or resets) `user` with `rule`, without the permissions in `withhold`. */
-async function createUser(node: RedisNode, user: string, withhold: readonly string[] = [], rule = LOCK_RULE): Promise<void> {
+async function createUser(node: RedisNode, user: string, withhold: readonly string[] = [], rule: readonly string[] = LOCK_RULE): Promise<void> {
   const granted = rule.filter((permission) => !withhold.includes(permission));
   await node.command('ACL', 'SETUSER', user, 'reset', 'on', `>${PASSWORD}`, 'resetchannels', ...granted);
 }
@@ -45,7 +52,7 @@ async function refusedFor(node: RedisNode, user: string): Promise<string[]> {
   });
 }
 
-describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standalone', (adapter) => {
+describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL user on %s/standalone', (adapter) => {
   let node: RedisNode;
   const open: (() => Promise<void>)[] = [];
   let users = 0;
@@ -64,6 +71,13 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standal
   async function clientAs(user: string | undefined, options?: LockClientOptions): Promise<LockClient> {
     const credentials = user === undefined ? {} : { username: user, password: PASSWORD };
     const ignore = () => undefined;
+    if (adapter === 'valkey-glide') {
+      const connection = { addresses: [{ host: node.host, port: node.port }], ...(user === undefined ? {} : { credentials: { username: user, password: PASSWORD } }) };
+      const glide = await GlideClient.createClient(connection);
+      const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
+      open.push(() => client.close().finally(() => glide.close()));
+      return client;
+    }
     if (adapter === 'ioredis') {
       const redis = new Redis({ host: node.host, port: node.port, ...credentials, lazyConnect: true });
       redis.on('error', ignore);
@@ -82,7 +96,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standal
 
   const newUser = async (withhold: readonly string[] = []) => {
     const user = `${adapter.replace('-', '')}_user_${++users}`;
-    await createUser(node, user, withhold);
+    await createUser(node, user, withhold, ruleFor(adapter, LOCK_RULE));
     return user;
   };
   const lockName = (label: string) => `${PREFIX}${label}:${users}`;
@@ -147,6 +161,14 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standal
     const name = lockName('no-channel');
     const held = await holder.lock(name).acquire();
     const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
+    if (adapter === 'valkey-glide') {
+      // GLIDE's subscription manager logs the server's NOPERM and retries, so the refusal shows as
+      // a subscription never confirmed (the README says so): not a hang, not a PermissionDeniedError.
+      await expect(failed).rejects.toMatchObject({ name: 'RedisUnavailableError', message: expect.stringContaining('redisson_lock__channel') });
+      expect(waiter.activity().channels).toEqual([]);
+      await held.release();
+      return;
+    }
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(failed).rejects.toMatchObject({ missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
     expect(waiter.activity().channels).toEqual([]);
@@ -154,7 +176,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/standal
   });
 });
 
-describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/cluster', (adapter) => {
+describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL user on %s/cluster', (adapter) => {
   let cluster: ClusterHandle;
   const open: (() => Promise<void>)[] = [];
 
@@ -171,6 +193,13 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/cluster
   async function clientAs(user: string, options?: LockClientOptions): Promise<LockClient> {
     const ignore = () => undefined;
     const seeds = cluster.startupNodes.map((seed) => ({ ...seed }));
+    if (adapter === 'valkey-glide') {
+      const connection = { addresses: seeds, credentials: { username: user, password: PASSWORD } };
+      const glide = await GlideClusterClient.createClient(connection);
+      const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
+      open.push(() => client.close().finally(() => glide.close()));
+      return client;
+    }
     if (adapter === 'ioredis') {
       const redis = new Cluster(seeds, { lazyConnect: true, redisOptions: { username: user, password: PASSWORD } });
       redis.on('error', ignore);
@@ -189,7 +218,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis'])('an ACL user on %s/cluster
 
   it('with exactly the documented rule and the cluster permissions: sharded pub/sub wakes a waiter, renewal runs, nothing refused', async () => {
     const user = `${adapter.replace('-', '')}_cluster_user`;
-    await Promise.all(cluster.nodes.map((node) => createUser(node, user, [], CLUSTER_RULE)));
+    await Promise.all(cluster.nodes.map((node) => createUser(node, user, [], ruleFor(adapter, CLUSTER_RULE))));
     const [holder, waiter] = [await clientAs(user, { watchdogTimeout: 300 }), await clientAs(user)];
     const renewed: number[] = [];
     holder.on('renewed', ({ holds }) => renewed.push(holds));
