@@ -2,10 +2,10 @@ import { InvalidArgumentError, type Executor } from '@deadbolt/core';
 import { checkMethods, checkOptions, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type CommandArguments, type ScriptArgument } from '@deadbolt/core/kit';
 import { Decoder, type SingleNodeRoute, type GlideClient, type GlideClientConfiguration, type GlideClusterClient, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection } from './clientTypes.js';
-import { clusterTopology } from './clusterTopology.js';
+import { KeyedSequence } from './KeyedSequence.js';
 import { decodeReply } from './replies.js';
 import { serverError } from './serverErrors.js';
-import { standaloneTopology } from './standaloneTopology.js';
+import { subscriberTopology } from './subscriberTopology.js';
 
 /** Options of {@link valkeyGlideExecutor}: those every adapter takes, and the client's configuration. */
 export interface ValkeyGlideExecutorOptions extends AdapterOptions {
@@ -25,8 +25,9 @@ const EXPECTED = 'a Valkey GLIDE GlideClient or GlideClusterClient';
  * `GlideClient` (standalone) or a `GlideClusterClient`, from `@valkey/valkey-glide` 2.3 or later,
  * over RESP2 or RESP3, with either decoder.
  *
- * Scripts and plain commands run on that client, decoded as strings; in a cluster each goes to the
- * primary that owns its first key's slot (an explicit `primarySlotKey` route), where GLIDE keeps
+ * Scripts and plain commands run on that client, decoded as strings, those about one key in the
+ * order they were made (GLIDE alone would not keep it); in a cluster each goes to the primary that
+ * owns its first key's slot (an explicit `primarySlotKey` route), where GLIDE keeps
  * one connection per node, so a command covers the writes of that key's scripts. Server errors
  * keep the server's code at the start of the message (`NOSCRIPT ...`, `NOPERM ...`), as core
  * expects. Pub/sub runs on a client the executor opens itself, lazily on the first subscription,
@@ -42,7 +43,8 @@ const EXPECTED = 'a Valkey GLIDE GlideClient or GlideClusterClient';
  * import { LockClient } from '@deadbolt/core';
  * import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
  *
- * const connection = { addresses: [{ host: 'localhost', port: 6379 }] };
+ * const url = new URL(process.env.REDIS_URL ?? 'redis://localhost:6379');
+ * const connection = { addresses: [{ host: url.hostname, port: Number(url.port || 6379) }] };
  * const glide = await GlideClient.createClient(connection);
  * const locks = new LockClient(valkeyGlideExecutor(glide, { connection }));
  * // ...
@@ -63,17 +65,17 @@ export function valkeyGlideExecutor(client: ValkeyGlideClient, options: ValkeyGl
   checkConnection(connection);
   // Only the cluster client has sharded pub/sub.
   const cluster = typeof (client as Partial<GlideClusterClient>).ssubscribe === 'function';
-  const router = new SubscriberRouter(
-    cluster
-      ? clusterTopology(client as GlideClusterClient, connection as GlideClusterClientConfiguration, subscriberName)
-      : standaloneTopology(client as GlideClient, connection as GlideClientConfiguration, subscriberName),
-  );
-  const send = (args: readonly ScriptArgument[], key: string | undefined): Promise<unknown> => {
-    const strings = args.map(String);
+  const router = new SubscriberRouter(subscriberTopology(client, connection, cluster, subscriberName));
+  const sequence = new KeyedSequence();
+  const sendNow = (strings: string[], key: string | undefined): Promise<unknown> => {
     const reply = cluster
       ? (client as GlideClusterClient).customCommand(strings, { decoder: Decoder.String, route: primaryRoute(key) })
       : (client as GlideClient).customCommand(strings, { decoder: Decoder.String });
     return reply.then(decodeReply, (error: unknown) => Promise.reject(serverError(error)));
+  };
+  const send = (args: readonly ScriptArgument[], key: string | undefined): Promise<unknown> => {
+    const strings = args.map(String);
+    return key === undefined ? sendNow(strings, key) : sequence.run(key, () => sendNow(strings, key));
   };
   return {
     isCluster: cluster,

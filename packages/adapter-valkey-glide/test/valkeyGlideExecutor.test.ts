@@ -12,16 +12,6 @@ import { valkeyGlideExecutor } from '../src/index.js';
 let sequence = 0;
 const unique = (label: string) => `glide-test:{${label}-${process.pid}-${++sequence}}`;
 
-/** The error `create` throws; fails the test when it throws none. */
-function thrownBy(create: () => unknown): unknown {
-  try {
-    create();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('nothing was thrown');
-}
-
 describe('valkeyGlideExecutor on a standalone server', () => {
   let server: StandaloneTarget;
   const clients: GlideClient[] = [];
@@ -40,9 +30,9 @@ describe('valkeyGlideExecutor on a standalone server', () => {
   });
 
   it('refuses what is not a GLIDE client, naming `client`', () => {
-    const error = thrownBy(() => valkeyGlideExecutor({} as GlideClient, { connection: { addresses: [{ host: 'localhost' }] } }));
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error).toMatchObject({ argument: 'client' });
+    const create = () => valkeyGlideExecutor({} as GlideClient, { connection: { addresses: [{ host: 'localhost' }] } });
+    expect(create).toThrow(InvalidArgumentError);
+    expect(create).toThrow(expect.objectContaining({ argument: 'client' }));
   });
 
   it.each([
@@ -53,9 +43,9 @@ describe('valkeyGlideExecutor on a standalone server', () => {
     { kind: 'a subscriber name with a space', options: { connection: { addresses: [{ host: 'x' }] }, subscriberName: 'a b' }, argument: 'options.subscriberName' },
   ])('refuses $kind, naming $argument', async ({ options, argument }) => {
     const { client } = await connect();
-    const error = thrownBy(() => valkeyGlideExecutor(client, options as never));
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error).toMatchObject({ argument });
+    const create = () => valkeyGlideExecutor(client, options as never);
+    expect(create).toThrow(InvalidArgumentError);
+    expect(create).toThrow(expect.objectContaining({ argument }));
   });
 
   it.each([
@@ -90,6 +80,16 @@ describe('valkeyGlideExecutor on a standalone server', () => {
     expect((error as Error).message).toMatch(message);
     // GLIDE's own error stays reachable.
     expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('sends calls about one key in the order they were made, as the other drivers pipeline them', async () => {
+    // GLIDE alone reorders requests made at the same moment on one client (tens out of 300).
+    const { client, connection } = await connect();
+    const executor = valkeyGlideExecutor(client, { connection });
+    const key = unique('order');
+    const pushes = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? executor.command(key, ['RPUSH', key, i]) : executor.eval("return redis.call('rpush', KEYS[1], ARGV[1])", [key], [i])));
+    expect(await Promise.all(pushes)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    expect(await executor.command(key, ['LRANGE', key, 0, -1])).toEqual(Array.from({ length: 300 }, (_, i) => String(i)));
   });
 
   it('rejects EVALSHA of an unknown script with NOSCRIPT, as core expects', async () => {
