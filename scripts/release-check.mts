@@ -5,7 +5,8 @@
 //   2. runs `changeset version` in a scratch copy of the repository (the checkout is not touched);
 //   3. packs every publishable package of that copy with `pnpm pack`, as `pnpm publish` would, and
 //      checks each tarball holds its README and its ESM, CommonJS and type entry points;
-//   4. installs the tarballs, with ioredis and redis from the registry, into a scratch project;
+//   4. installs the tarballs, with ioredis, redis and @valkey/valkey-glide from the registry, into a
+//      scratch project;
 //   5. runs an ESM (.mjs) and a CommonJS (.cjs) program there that take and release every lock
 //      kind (Lock, FairLock, read lock, FencedLock with its token, MultiLock, RedLock), take and
 //      give back permits of a Semaphore and open a CountDownLatch, through each adapter on a
@@ -107,7 +108,7 @@ const SYNCHRONIZERS = 'Semaphore permits taken and given back, CountDownLatch co
 
 // One program, written once, loaded as ESM and as CommonJS.
 function program(format: 'esm' | 'cjs', packages: readonly string[]): string {
-  const modules = ['ioredis', 'redis', ...packages];
+  const modules = ['ioredis', 'redis', '@valkey/valkey-glide', ...packages];
   const load =
     format === 'esm'
       ? `${modules.map((name, i) => `import * as m${i} from '${name}';`).join('\n')}\nconst load = { ${modules.map((name, i) => `'${name}': m${i}`).join(', ')} };\nconst entry = import.meta.resolve('@deadbolt/core');`
@@ -115,9 +116,11 @@ function program(format: 'esm' | 'cjs', packages: readonly string[]): string {
   return `${load}
 const { Redis } = load['ioredis'];
 const { createClient } = load['redis'];
+const { GlideClient } = load['@valkey/valkey-glide'];
 const { LockClient } = load['@deadbolt/core'];
 const { ioredisExecutor } = load['@deadbolt/adapter-ioredis'];
 const { nodeRedisExecutor } = load['@deadbolt/adapter-node-redis'];
+const { valkeyGlideExecutor } = load['@deadbolt/adapter-valkey-glide'];
 const { FairLock } = load['@deadbolt/fair-lock'];
 const { ReadWriteLock } = load['@deadbolt/rwlock'];
 const { FencedLock } = load['@deadbolt/fenced-lock'];
@@ -168,6 +171,11 @@ async function main() {
   const nodeRedis = await createClient({ url }).connect();
   await exercise('node-redis', nodeRedisExecutor(nodeRedis));
   await nodeRedis.close();
+  const { hostname, port } = new URL(url);
+  const connection = { addresses: [{ host: hostname, port: Number(port || 6379) }] };
+  const glide = await GlideClient.createClient(connection);
+  await exercise('valkey-glide', valkeyGlideExecutor(glide, { connection }));
+  glide.close();
   const empty = Object.keys(load).filter((name) => Object.keys(load[name]).length === 0);
   if (empty.length > 0) throw new Error('no exports from ' + empty.join(', '));
   console.log('${format}: all ' + Object.keys(load).length + ' modules load');
@@ -187,8 +195,9 @@ async function installAndRun(work: string, tarballs: readonly string[], names: r
   // The driver versions the workspace tests with.
   const ioredis = readManifest(join(root, 'packages/adapter-ioredis')).devDependencies?.ioredis;
   const redis = readManifest(join(root, 'packages/adapter-node-redis')).devDependencies?.redis;
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `ioredis@${ioredis}`, `redis@${redis}`], app);
-  log(`installed ${tarballs.length} tarballs, ioredis@${ioredis} and redis@${redis} into a scratch project`);
+  const glide = readManifest(join(root, 'packages/adapter-valkey-glide')).devDependencies?.['@valkey/valkey-glide'];
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `ioredis@${ioredis}`, `redis@${redis}`, `@valkey/valkey-glide@${glide}`], app);
+  log(`installed ${tarballs.length} tarballs, ioredis@${ioredis}, redis@${redis} and @valkey/valkey-glide@${glide} into a scratch project`);
   for (const format of ['esm', 'cjs'] as const) {
     const file = join(app, `check.${format === 'esm' ? 'mjs' : 'cjs'}`);
     writeFileSync(file, program(format, names));
