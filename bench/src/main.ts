@@ -1,4 +1,4 @@
-// `pnpm bench`: every scenario for Deadbolt on both adapters and for the peer libraries, on
+// `pnpm bench`: every scenario for Deadbolt on each adapter and for the peer libraries, on
 // redis-server processes of the benchmark's own, in one run; writes results/latest.json and
 // results/latest.md. `--smoke` runs a tiny version (seconds) that keeps the harness working in CI
 // and writes nothing.
@@ -119,7 +119,7 @@ try {
   await scenario(watchdogSpec(size.watchdog), (contender) => watchdog(contender, address, size.watchdog));
   const memoryReport = await scenario(memorySpec(size.memory), (contender) => memory(contender, address, size.memory), CONTENDERS.filter(isDeadbolt));
   for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
-    memoryReport.absent.push({ contender: peer.id, reason: 'not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt\'s two adapters only' });
+    memoryReport.absent.push({ contender: peer.id, reason: 'not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt\'s adapters only' });
   }
   await semaphoreScenarios();
 } finally {

@@ -1,5 +1,6 @@
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
+import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
 import { FAIR_LOCK, LOCK, RED_LOCK } from '@deadbolt/conformance/kinds';
 import { LockClient, type LockBase } from '@deadbolt/core';
 import { Semaphore } from '@deadbolt/semaphore';
@@ -67,6 +68,7 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
 
 /** The Deadbolt executor over a benchmark connection, through its driver's adapter. */
 export function executorOn(connection: Connection) {
+  if (connection.driver === 'valkey-glide') return valkeyGlideExecutor(connection.client, { connection: connection.connection });
   return connection.driver === 'ioredis' ? ioredisExecutor(connection.client) : nodeRedisExecutor(connection.client);
 }
 

@@ -11,11 +11,13 @@ import { sesameRedlock } from './sesameRedlock.js';
 export const CONTENDERS: readonly Contender[] = [
   deadbolt('ioredis'),
   deadbolt('node-redis'),
+  deadbolt('valkey-glide'),
   redlock4(),
   sesameRedlock(),
   redisSemaphore(),
   redlockUniversal('ioredis'),
   redlockUniversal('node-redis'),
+  redlockUniversal('valkey-glide'),
   nodeRedisson(),
 ];
 

@@ -1,11 +1,11 @@
-import { createLock, createRedlock, IoredisAdapter, NodeRedisAdapter, type RedisAdapter } from 'redlock-universal';
+import { createLock, createRedlock, GlideAdapter, IoredisAdapter, NodeRedisAdapter, type RedisAdapter } from 'redlock-universal';
 import { connect, connectAll, disconnect, disconnectAll, type Connection, type DriverName } from '../drivers.js';
 import { holdWhileRunning, type Contender, type Mutex } from './Contender.js';
 import { PEER_SETTINGS, POLLING, pinnedLibrary } from './peerSettings.js';
 
 const RETRIES = { retryAttempts: PEER_SETTINGS.retryAttempts, retryDelay: PEER_SETTINGS.retryDelay } as const;
 
-/** redlock-universal, on either driver (its adapters cover both). */
+/** redlock-universal, on any of the three drivers (its adapters cover them all, GLIDE included). */
 export function redlockUniversal(driver: DriverName): Contender {
   return {
     id: `redlock-universal/${driver}`,
@@ -36,6 +36,7 @@ export function redlockUniversal(driver: DriverName): Contender {
 }
 
 function adapterOn(connection: Connection): RedisAdapter {
+  if (connection.driver === 'valkey-glide') return new GlideAdapter(connection.client);
   return connection.driver === 'ioredis' ? new IoredisAdapter(connection.client) : new NodeRedisAdapter(connection.client);
 }
 
