@@ -155,7 +155,8 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
 const CLUSTER: Record<string, (stdout: string) => void> = {
   'cluster.ts': (out) => {
     expect(out).toBe(
-      'the node-redis waiter was woken by the release and holds {order:42}:payment\nioredis holds {order:42}:shipping in the same slot\n',
+      'the node-redis waiter was woken by the release and holds {order:42}:payment\nioredis holds {order:42}:shipping in the same slot\n' +
+        'the GLIDE waiter was woken by the release and held {order:42}:shipping\n',
     );
   },
 };
