@@ -1,12 +1,18 @@
 import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
-import type { GlideClusterClient } from '@valkey/valkey-glide';
+import { Decoder, type GlideClusterClient } from '@valkey/valkey-glide';
 import type { ValkeyGlideSubscriber } from './clientTypes.js';
 import { connectionIds, subscribedChannels, type SubscribedChannels } from './subscriberState.js';
+import { decodeSubscribePermission, subscribePermissionCall, subscribeRefusal } from './subscribePermission.js';
 
 /** How often the link looks at its client's connections and subscriptions. */
 export const PROBE_MS = 250;
 /** How long one `SUBSCRIBE`/`SSUBSCRIBE` or `UNSUBSCRIBE` waits for the server's confirmation. */
 const CONFIRM_MS = 10_000;
+/**
+ * How long a subscription may go unconfirmed before the link asks the server whether the ACL user
+ * may subscribe at all: GLIDE retries a refused SUBSCRIBE without telling its caller.
+ */
+export const PERMISSION_CHECK_MS = 1_000;
 
 /**
  * A subscriber link over a GLIDE client of its own, with every channel on it (GLIDE sends each to
@@ -46,10 +52,11 @@ export class GlideLink extends DriverLink {
     const key = keyOf(channel, sharded);
     this.#pending.add(key);
     try {
-      if (sharded) await this.#sharded().ssubscribe([channel], CONFIRM_MS);
-      else await this.#client.subscribe([channel], CONFIRM_MS);
+      const confirmed = sharded ? this.#sharded().ssubscribe([channel], CONFIRM_MS) : this.#client.subscribe([channel], CONFIRM_MS);
+      await this.#confirmedOrRefused(confirmed, channel, sharded);
     } catch (error) {
-      // GLIDE keeps wanting a channel whose confirmation timed out, and would subscribe it later.
+      // GLIDE keeps wanting a channel that was refused or whose confirmation timed out, and would
+      // subscribe it later.
       const undo = sharded ? this.#sharded().sunsubscribeLazy([channel]) : this.#client.unsubscribeLazy([channel]);
       await undo.catch(ignore);
       throw error;
@@ -88,6 +95,37 @@ export class GlideLink extends DriverLink {
   #sharded(): GlideClusterClient {
     if (!this.#cluster) throw new Error('Valkey GLIDE has no sharded pub/sub on a standalone GlideClient; use classic pub/sub (the `auto` default on a standalone server)');
     return this.#client as GlideClusterClient;
+  }
+
+  /**
+   * Settles as `confirmed` does, unless the subscription is still unconfirmed after
+   * {@link PERMISSION_CHECK_MS} and the server says the ACL user may not make it: then it rejects
+   * with the `NOPERM` error the server gave GLIDE.
+   */
+  #confirmedOrRefused(confirmed: Promise<unknown>, channel: string, sharded: boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(check);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const check = setTimeout(() => {
+        this.#subscribeRefusal(channel, sharded).then((refusal) => refusal && settle(refusal), ignore);
+      }, PERMISSION_CHECK_MS);
+      check.unref();
+      confirmed.then(() => settle(), (error: unknown) => settle(error ?? new Error(`subscription to ${channel} failed`)));
+    });
+  }
+
+  async #subscribeRefusal(channel: string, sharded: boolean): Promise<Error | undefined> {
+    const ask = subscribePermissionCall({ channel, sharded });
+    const reply = this.#cluster
+      ? await (this.#client as GlideClusterClient).customCommand(ask, { decoder: Decoder.String, route: { type: 'primarySlotKey', key: channel } })
+      : await this.#client.customCommand(ask, { decoder: Decoder.String });
+    return subscribeRefusal(decodeSubscribePermission(reply), sharded);
   }
 
   #schedule(): void {

@@ -31,6 +31,8 @@ const CLUSTER_RULE = [...LOCK_RULE, '+cluster|slots', '+cluster|info'];
 // What the GLIDE adapter needs on top (its README): CLIENT ID, by which its subscriber client tells
 // a reconnect.
 const GLIDE_RULE = ['+client|id'];
+/** How soon a refused subscription fails its wait, well under GLIDE's 10 s confirmation timeout. */
+const REFUSAL_REPORTED_MS = 5_000;
 /** The rule for `adapter`: the documented one, and what the adapter's README adds. */
 const ruleFor = (adapter: AdapterName, rule: readonly string[]) => (adapter === 'valkey-glide' ? [...rule, ...GLIDE_RULE] : rule);
 
@@ -160,17 +162,25 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const waiter = await clientAs(await newUser([`&redisson_lock__channel:{${PREFIX}*`]));
     const name = lockName('no-channel');
     const held = await holder.lock(name).acquire();
+    const started = performance.now();
     const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
-    if (adapter === 'valkey-glide') {
-      // GLIDE's subscription manager logs the server's NOPERM and retries, so the refusal shows as
-      // a subscription never confirmed (the README says so): not a hang, not a PermissionDeniedError.
-      await expect(failed).rejects.toMatchObject({ name: 'RedisUnavailableError', message: expect.stringContaining('redisson_lock__channel') });
-      expect(waiter.activity().channels).toEqual([]);
-      await held.release();
-      return;
-    }
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(failed).rejects.toMatchObject({ missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
+    // GLIDE does not report the refusal: its adapter asks the server after a second unconfirmed.
+    expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
+    expect(waiter.activity().channels).toEqual([]);
+    await held.release();
+  });
+
+  it('without +subscribe: a waiting acquire rejects naming the command', async () => {
+    const holder = await clientAs(undefined);
+    const waiter = await clientAs(await newUser(['+subscribe']));
+    const name = lockName('no-subscribe');
+    const held = await holder.lock(name).acquire();
+    const started = performance.now();
+    const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
+    await expect(failed).rejects.toMatchObject({ name: 'PermissionDeniedError', missing: 'command', message: expect.stringContaining("'subscribe'") });
+    expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
     expect(waiter.activity().channels).toEqual([]);
     await held.release();
   });
@@ -233,5 +243,20 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     await (await waiting).release();
     expect(performance.now() - released).toBeLessThan(2_000);
     for (const node of cluster.nodes) expect(await refusedFor(node, user)).toEqual([]);
+  });
+
+  it('without the channel pattern: a waiting acquire rejects naming the sharded channel, it does not hang', async () => {
+    const [granted, withheld] = [`${adapter.replace('-', '')}_cluster_holder`, `${adapter.replace('-', '')}_cluster_no_channel`];
+    await Promise.all(cluster.nodes.map((node) => createUser(node, granted, [], ruleFor(adapter, CLUSTER_RULE))));
+    await Promise.all(cluster.nodes.map((node) => createUser(node, withheld, CHANNELS, ruleFor(adapter, CLUSTER_RULE))));
+    const [holder, waiter] = [await clientAs(granted), await clientAs(withheld)];
+    const name = `${PREFIX}cluster-no-channel`;
+    const held = await holder.lock(name).acquire();
+    const started = performance.now();
+    const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
+    await expect(failed).rejects.toMatchObject({ name: 'PermissionDeniedError', missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
+    expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
+    expect(waiter.activity().channels).toEqual([]);
+    await held.release();
   });
 });
