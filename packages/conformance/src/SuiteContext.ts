@@ -65,7 +65,11 @@ export function useSuiteContext(
   topology: TopologyName,
   options: { dedicated?: boolean } = {},
 ): SuiteContext {
-  const context = useBackendContext(adapter, topology, { dedicated: options.dedicated ?? false });
+  return suiteContextOn(useBackendContext(adapter, topology, { dedicated: options.dedicated ?? false }), subject);
+}
+
+/** A {@link SuiteContext} for `subject` on a backend other kinds' suites may share. */
+export function suiteContextOn(context: BackendContext, subject: LockSubject<SingleLockKind>): SuiteContext {
   const lockNamed = (client: LockClient, name: string) => subject.kind.create([client], name, subject.role.name);
   return { ...context, subject, lockNamed, lock: (client, label) => lockNamed(client, context.uniqueName(label)) };
 }

@@ -28,7 +28,7 @@ import { createClient as createClient5, createCluster as createCluster5, createS
 export type AdapterName = 'ioredis' | 'node-redis' | 'valkey-glide';
 /**
  * The Redis deployment a backend runs. `sentinel` (a master, two replicas, three Sentinels) is
- * not in {@link BACKENDS}; test/sentinel.test.ts runs on it.
+ * not in {@link BACKENDS}: the suites that also run there take {@link SENTINEL_BACKENDS}.
  */
 export type TopologyName = 'standalone' | 'cluster' | 'sentinel';
 /** The RESP protocol version a driver client speaks. */
@@ -171,7 +171,13 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-const ALL_BACKENDS: readonly { readonly adapter: AdapterName; readonly topology: TopologyName }[] = [
+/** An adapter on a topology: one entry of {@link BACKENDS}. */
+export interface AdapterOnTopology {
+  readonly adapter: AdapterName;
+  readonly topology: TopologyName;
+}
+
+const ALL_BACKENDS: readonly AdapterOnTopology[] = [
   { adapter: 'ioredis', topology: 'standalone' },
   { adapter: 'ioredis', topology: 'cluster' },
   { adapter: 'node-redis', topology: 'standalone' },
@@ -184,7 +190,21 @@ const ALL_BACKENDS: readonly { readonly adapter: AdapterName; readonly topology:
  * Every adapter × topology, for `describe.each(BACKENDS)`. `DEADBOLT_BACKENDS` narrows it, e.g.
  * `DEADBOLT_BACKENDS=ioredis/cluster,node-redis/standalone`.
  */
-export const BACKENDS: readonly { readonly adapter: AdapterName; readonly topology: TopologyName }[] = selectBackends(
+export const BACKENDS: readonly AdapterOnTopology[] = selectBackends(
+  ALL_BACKENDS,
+  process.env['DEADBOLT_BACKENDS'],
+);
+
+/**
+ * The adapters whose driver has a Sentinel client (ioredis and node-redis; Valkey GLIDE for Node.js
+ * has none) on the `sentinel` topology, for the suites that also run there. `DEADBOLT_BACKENDS`
+ * narrows it as it does {@link BACKENDS}, e.g. `DEADBOLT_BACKENDS=ioredis/sentinel`.
+ */
+export const SENTINEL_BACKENDS: readonly AdapterOnTopology[] = selectBackends(
+  [
+    { adapter: 'ioredis', topology: 'sentinel' },
+    { adapter: 'node-redis', topology: 'sentinel' },
+  ],
   process.env['DEADBOLT_BACKENDS'],
 );
 
@@ -209,8 +229,8 @@ export function shardedOnStandalone(adapter: AdapterName): boolean {
   return adapter !== 'valkey-glide';
 }
 
-function selectBackends(filter: string | undefined) {
-  return selectFrom(ALL_BACKENDS, filter, ({ adapter, topology }) => `${adapter}/${topology}`);
+function selectBackends(all: readonly AdapterOnTopology[], filter: string | undefined) {
+  return selectFrom(all, filter, ({ adapter, topology }) => `${adapter}/${topology}`);
 }
 
 /** The entries whose label a comma-separated filter names; all of them when it is unset or blank. */

@@ -1,16 +1,16 @@
 // The plain Lock on a Sentinel deployment (a master, two replicas, three Sentinels), on both
-// adapters: the core conformance suites, then failovers. Not part of BACKENDS, to keep CI short;
-// each adapter gets a deployment of its own, since the failover tests kill its master.
+// adapters with a Sentinel client: the core conformance suites, then failovers. Each adapter gets
+// a deployment of its own, since the failover tests kill its master; sentinel-kinds.test.ts runs
+// the other kinds.
 import { LockLostError, type Executor } from '@deadbolt/core';
 import type { SentinelHandle } from '@deadbolt/test-harness';
 import { describe, expect, it, vi } from 'vitest';
-import { MAJORS, type AdapterName, type ConnectedExecutor } from '../src/backends.js';
+import { MAJORS, SENTINEL_BACKENDS, type ConnectedExecutor } from '../src/backends.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import { useSuiteContext, type SuiteContext } from '../src/SuiteContext.js';
 import { eventually, waitersAsleep } from '../src/timing.js';
 
-const ADAPTERS: readonly AdapterName[] = ['ioredis', 'node-redis'];
 const SUITES: readonly LockSuiteName[] = ['exclusion', 'reentrancy', 'waiting'];
 /** A lease longer than a failover takes here (about 2.5 s by command, 4.5 s by a kill), renewed every 3.3 s. */
 const WATCHDOG_MS = 10_000;
@@ -22,8 +22,8 @@ const WAIT_MS = 60_000;
 /** How long a failover (Sentinels' agreement, clients reconnecting) may take to show in a test. */
 const FAILOVER_MS = 20_000;
 
-describe.each(ADAPTERS)('Lock on %s/sentinel', (adapter) => {
-  const ctx = useSuiteContext(subjectOf(LOCK), adapter, 'sentinel');
+describe.each(SENTINEL_BACKENDS)('Lock on $adapter/$topology', ({ adapter, topology }) => {
+  const ctx = useSuiteContext(subjectOf(LOCK), adapter, topology);
   for (const suite of SUITES) describe(suite, () => LOCK_SUITES[suite](ctx));
   describe('executor', () => executorTests(ctx));
   describe('failover', () => failoverTests(ctx));
