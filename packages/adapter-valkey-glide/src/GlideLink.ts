@@ -55,8 +55,8 @@ export class GlideLink extends DriverLink {
       const confirmed = sharded ? this.#sharded().ssubscribe([channel], CONFIRM_MS) : this.#client.subscribe([channel], CONFIRM_MS);
       await this.#confirmedOrRefused(confirmed, channel, sharded);
     } catch (error) {
-      // GLIDE keeps wanting a channel that was refused or whose confirmation timed out, and would
-      // subscribe it later.
+      // GLIDE keeps wanting a channel whose confirmation timed out, and would subscribe it later;
+      // a refused channel is given up the same way.
       const undo = sharded ? this.#sharded().sunsubscribeLazy([channel]) : this.#client.unsubscribeLazy([channel]);
       await undo.catch(ignore);
       throw error;
@@ -113,7 +113,9 @@ export class GlideLink extends DriverLink {
         else reject(error);
       };
       const check = setTimeout(() => {
-        this.#subscribeRefusal(channel, sharded).then((refusal) => refusal && settle(refusal), ignore);
+        this.#subscribeRefusal(channel, sharded).then((refusal) => {
+          if (refusal) settle(refusal);
+        }, ignore);
       }, PERMISSION_CHECK_MS);
       check.unref();
       confirmed.then(() => settle(), (error: unknown) => settle(error ?? new Error(`subscription to ${channel} failed`)));

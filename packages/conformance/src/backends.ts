@@ -208,6 +208,9 @@ export const SENTINEL_BACKENDS: readonly AdapterOnTopology[] = selectBackends(
   process.env['DEADBOLT_BACKENDS'],
 );
 
+/** {@link BACKENDS} and {@link SENTINEL_BACKENDS}: every deployment, for the suites that run on all of them. */
+export const BACKENDS_WITH_SENTINEL: readonly AdapterOnTopology[] = [...BACKENDS, ...SENTINEL_BACKENDS];
+
 /**
  * Both majors of each driver, for the tests where the driver's version matters: the executor
  * contract and its faults (reconnects, failovers). The lock suites above the executor run on

@@ -159,7 +159,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
 
   it('without the channel pattern: a waiting acquire rejects naming the channel, it does not hang', async () => {
     const holder = await clientAs(undefined);
-    const waiter = await clientAs(await newUser([`&redisson_lock__channel:{${PREFIX}*`]));
+    const waiter = await clientAs(await newUser(CHANNELS));
     const name = lockName('no-channel');
     const held = await holder.lock(name).acquire();
     const started = performance.now();

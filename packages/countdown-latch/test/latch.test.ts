@@ -1,7 +1,7 @@
 // CountDownLatch on real servers, every adapter, standalone, cluster and Sentinel (issue 18):
 // waiters wake by pub/sub when the count reaches zero, waits end by time, abort and close, and
 // nothing is left.
-import { BACKENDS, SENTINEL_BACKENDS, eventually, sleep, useBackendContext } from '@deadbolt/conformance';
+import { BACKENDS_WITH_SENTINEL, eventually, sleep, useBackendContext } from '@deadbolt/conformance';
 import { ClientClosedError, InvalidArgumentError, type LockClient } from '@deadbolt/core';
 import { call, lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ async function asleep(...clients: LockClient[]): Promise<void> {
   await sleep(50);
 }
 
-describe.each([...BACKENDS, ...SENTINEL_BACKENDS])('CountDownLatch on $adapter/$topology', ({ adapter, topology }) => {
+describe.each(BACKENDS_WITH_SENTINEL)('CountDownLatch on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
   const exists = (name: string) => ctx.backend().command(['EXISTS', name], name);
 

@@ -2,7 +2,7 @@
 // (issue 18): permits with ids and leases, released by id from anywhere, reclaimed when their
 // lease ends, renewed by the watchdog, waited for by pub/sub and until the earliest lease ends;
 // waits end by time, abort and close, and leave nothing behind.
-import { BACKENDS, SENTINEL_BACKENDS, eventually, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
+import { BACKENDS_WITH_SENTINEL, eventually, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
 import { ClientClosedError, InvalidArgumentError, LockLostError, LockNotHeldError, type LockClient } from '@deadbolt/core';
 import { call, lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const heldCount = (ctx: BackendContext, semaphore: PermitExpirableSemaphore) =>
 
 const noChannels = (...clients: LockClient[]) => expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
 
-describe.each([...BACKENDS, ...SENTINEL_BACKENDS])('PermitExpirableSemaphore on $adapter/$topology', ({ adapter, topology }) => {
+describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
 
   async function semaphoreOf(permits: number, label: string, client?: LockClient): Promise<PermitExpirableSemaphore> {

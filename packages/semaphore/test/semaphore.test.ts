@@ -1,7 +1,7 @@
 // Semaphore on real servers, every adapter, standalone, cluster and Sentinel (issue 18): permits
 // are taken all at once, waiters wake by pub/sub, waits end by time, abort and close, and nothing
 // is left.
-import { BACKENDS, SENTINEL_BACKENDS, eventually, sleep, useBackendContext } from '@deadbolt/conformance';
+import { BACKENDS_WITH_SENTINEL, eventually, sleep, useBackendContext } from '@deadbolt/conformance';
 import { ClientClosedError, InvalidArgumentError, LockWaitTimeoutError, type LockClient } from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
 import { PermitWaitTimeoutError, Semaphore, type PermitAcquireOptions } from '../src/index.js';
@@ -14,7 +14,7 @@ async function asleep(...clients: LockClient[]): Promise<void> {
 
 const noChannels = (...clients: LockClient[]) => expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
 
-describe.each([...BACKENDS, ...SENTINEL_BACKENDS])('Semaphore on $adapter/$topology', ({ adapter, topology }) => {
+describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
 
   it('a waiter for 3 permits holds none of them while it waits, and takes all 3 once they are back', async () => {
