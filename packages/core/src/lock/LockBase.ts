@@ -11,6 +11,7 @@ import type { HeldLock, HoldDescription } from './HeldLock.js';
 import { acquisitionReport, type AcquisitionReport } from './acquisitionReport.js';
 import { ATTEMPT_ALONE, type UnkeptHold } from './attemptAlone.js';
 import { LOCK_BRAND } from './isLock.js';
+import { fixedShapeKind, type FixedShapeKind } from './fixedShapeKind.js';
 import type { AttemptContext, LockKind, WaitContext } from './LockKind.js';
 import { releaseAfter } from './releaseAfter.js';
 import { spinToAcquire } from './spinToAcquire.js';
@@ -35,7 +36,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   /** The client this lock runs on. A MultiLock and a RedLock tell their members' deployments apart by it. */
   readonly client: LockHost;
   readonly #runtime: LockRuntime;
-  readonly #kind: LockKind<Grant, Held>;
+  readonly #kind: FixedShapeKind<Grant, Held>;
   // What a waiter of this lock needs to be passed it by a local holder, for a kind with a hand-off.
   readonly #receiving: ReceivingLock<Grant> | undefined;
 
@@ -49,7 +50,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     this.name = checkLockName(name);
     this.#runtime = lockRuntime(client);
     this.client = client;
-    this.#kind = declare(this.name);
+    this.#kind = fixedShapeKind(declare(this.name));
     const { handOff } = this.#kind;
     this.#receiving = handOff && {
       runtime: this.#runtime,
@@ -335,7 +336,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   // One attempt, with a hold id of its own: the hold it took, or how long to sleep (the holder's TTL).
   async #attemptOnce(wait: WaitContext, owner: string): Promise<Passed<Grant> | number> {
-    const attempt: AttemptContext = { ...wait, hold: this.#runtime.newHoldId() };
+    // Spelled out, not spread from `wait`: see fixedShapeKind.
+    const attempt: AttemptContext = { field: wait.field, lease: wait.lease, waitTime: wait.waitTime, hold: this.#runtime.newHoldId() };
     const acquiredAt = performance.now();
     let reply: AcquireReply<Grant>;
     try {
