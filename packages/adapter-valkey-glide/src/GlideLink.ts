@@ -1,7 +1,7 @@
 import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
 import { Decoder, type GlideClusterClient } from '@valkey/valkey-glide';
 import type { ValkeyGlideSubscriber } from './clientTypes.js';
-import { connectionIds, subscribedChannels, type SubscribedChannels } from './subscriberState.js';
+import { clusterEpochIfAllowed, connectionIds, subscribedChannels, type SubscribedChannels } from './subscriberState.js';
 import { decodeSubscribePermission, subscribePermissionCall, subscribeRefusal } from './subscribePermission.js';
 
 /** How often the link looks at its client's connections and subscriptions. */
@@ -23,6 +23,12 @@ export const PERMISSION_CHECK_MS = 1_000;
  * recovery each, reported once the channels are subscribed again; a probe that fails, or a
  * confirmed channel that is no longer subscribed (its slot moved, its server is down), is a loss
  * that lasts until the probe sees every channel back.
+ *
+ * On a cluster it also reads the cluster's epoch, which a failover raises. When a slot moves, its
+ * old server drops the sharded channels of that slot and GLIDE subscribes them on the new one,
+ * often within one probe's interval, so no probe sees them missing; messages published between the
+ * two are lost all the same. A raised epoch is therefore a loss too, recovered at the next probe
+ * that sees every channel held.
  */
 export class GlideLink extends DriverLink {
   readonly #client: ValkeyGlideSubscriber;
@@ -30,6 +36,8 @@ export class GlideLink extends DriverLink {
   // Channels whose subscribe or unsubscribe is still waiting for the server: not yet expected to match.
   readonly #pending = new Set<string>();
   #ids: ReadonlyMap<string, number>;
+  // The highest cluster epoch read so far; undefined on a standalone server, or before one was read.
+  #epoch: number | undefined;
   #down = false;
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
@@ -37,12 +45,15 @@ export class GlideLink extends DriverLink {
   /**
    * @param ids - the client's connection ids right after it connected (see `connectionIds`), so
    *   that a connection replaced before the first probe counts too
+   * @param epoch - on a cluster, its epoch read right after the client connected (see
+   *   `clusterEpochIfAllowed`), so that a failover before the first probe counts too
    */
-  constructor(client: ValkeyGlideSubscriber, cluster: boolean, ids: ReadonlyMap<string, number>, events: LinkEvents) {
+  constructor(client: ValkeyGlideSubscriber, cluster: boolean, ids: ReadonlyMap<string, number>, epoch: number | undefined, events: LinkEvents) {
     super(events);
     this.#client = client;
     this.#cluster = cluster;
     this.#ids = ids;
+    this.#epoch = epoch;
     // The client is connected: this is the first 'ready'.
     void this.connectionReady();
     this.#schedule();
@@ -140,13 +151,21 @@ export class GlideLink extends DriverLink {
   async #probe(): Promise<void> {
     let ids: ReadonlyMap<string, number>;
     let actual: SubscribedChannels;
+    let epoch: number | undefined;
     try {
-      [ids, actual] = await Promise.all([connectionIds(this.#client, this.#cluster), subscribedChannels(this.#client)]);
+      [ids, actual, epoch] = await Promise.all([
+        connectionIds(this.#client, this.#cluster),
+        subscribedChannels(this.#client),
+        this.#cluster ? clusterEpochIfAllowed(this.#client) : undefined,
+      ]);
     } catch {
       this.#lose();
       return;
     }
     if (this.#closed) return;
+    // Only a rise counts: a node that has not heard of the newest epoch yet reports an older one.
+    const failedOver = epoch !== undefined && this.#epoch !== undefined && epoch > this.#epoch;
+    if (epoch !== undefined && (this.#epoch === undefined || epoch > this.#epoch)) this.#epoch = epoch;
     const previous = this.#ids;
     this.#ids = ids;
     // One loss and one recovery per connection that is not the one seen last time.
@@ -158,7 +177,7 @@ export class GlideLink extends DriverLink {
       // The last one is reported below, once every channel is back.
       if (i < replaced - 1) await this.#recover();
     }
-    if (missing > 0) this.#lose();
+    if (missing > 0 || failedOver) this.#lose();
     else await this.#recover();
   }
 

@@ -2,7 +2,7 @@ import type { LinkEvents } from '@deadbolt/core/kit';
 import type { GlideClient, GlideString, PubSubMsg } from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection, ValkeyGlideSubscriber } from './clientTypes.js';
 import { GlideLink } from './GlideLink.js';
-import { connectionIds } from './subscriberState.js';
+import { clusterEpochIfAllowed, connectionIds } from './subscriberState.js';
 import { subscriberConfig } from './subscriberConfig.js';
 
 /**
@@ -21,7 +21,8 @@ export async function openSubscriber(
   const create = (client.constructor as typeof GlideClient).createClient.bind(client.constructor);
   const subscriber: ValkeyGlideSubscriber = await create(subscriberConfig(connection, subscriberName, onMessage));
   try {
-    return new GlideLink(subscriber, cluster, await connectionIds(subscriber, cluster), events);
+    const [ids, epoch] = await Promise.all([connectionIds(subscriber, cluster), cluster ? clusterEpochIfAllowed(subscriber) : undefined]);
+    return new GlideLink(subscriber, cluster, ids, epoch, events);
   } catch (error) {
     subscriber.close();
     throw error;

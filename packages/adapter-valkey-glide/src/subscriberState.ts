@@ -33,6 +33,21 @@ export async function connectionIds(client: ValkeyGlideSubscriber, cluster: bool
   return ids;
 }
 
+/**
+ * The current epoch of the cluster a `GlideClusterClient` is on, as one node sees it
+ * (`cluster_current_epoch` of `CLUSTER INFO`). Every failover raises it: an election takes a new
+ * epoch. Nodes learn a new epoch by gossip, so one may still report an older one for a moment.
+ * Undefined when the node did not answer it, e.g. to an ACL user without `+cluster|info` (a rule
+ * written before the adapter read the epoch): the link then goes without it rather than count
+ * every look as a loss. A node that is down shows in `connectionIds` anyway.
+ */
+export async function clusterEpochIfAllowed(client: ValkeyGlideSubscriber): Promise<number | undefined> {
+  const cluster = client as GlideClusterClient;
+  const info = await cluster.customCommand(['CLUSTER', 'INFO'], { route: 'randomNode', decoder: Decoder.String }).catch(() => undefined);
+  const epoch = info === undefined ? undefined : /^cluster_current_epoch:(\d+)/m.exec(String(info))?.[1];
+  return epoch === undefined ? undefined : Number(epoch);
+}
+
 function asStrings(channels: Set<unknown> | undefined): ReadonlySet<string> {
   return new Set([...(channels ?? [])].map((channel) => (Buffer.isBuffer(channel) ? channel.toString('utf8') : String(channel))));
 }

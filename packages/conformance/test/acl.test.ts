@@ -11,8 +11,8 @@ import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterName } from '../src/backends.js';
-import { eventually, sleep } from '../src/timing.js';
+import { GLIDE_REQUEST_TIMEOUT_MS, type AdapterName } from '../src/backends.js';
+import { eventually, RENEWED_WATCHDOG_MS, sleep } from '../src/timing.js';
 
 /** The prefix every lock name of the application starts with; the rule grants nothing else. */
 const PREFIX = 'acl:';
@@ -25,8 +25,9 @@ const SCRIPTED = ['+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget
 const KEYS = [`~${PREFIX}*`, `~deadbolt_holds:{${PREFIX}*`, `~redisson_unlock_latch:{${PREFIX}*`, `~redisson_lock__channel:{${PREFIX}*`];
 const CHANNELS = [`&redisson_lock__channel:{${PREFIX}*`];
 const LOCK_RULE = [...CONNECTION, ...SCRIPTED, ...KEYS, ...CHANNELS];
-// What a cluster client needs on top: the slot map, and the state ioredis's ready check reads
-// (without it, ioredis reconnects for ever before any lock is asked for).
+// What a cluster client needs on top: the slot map, and CLUSTER INFO: the state ioredis's ready
+// check reads (without it, ioredis reconnects for ever before any lock is asked for), and the epoch
+// by which the GLIDE adapter tells a failover.
 const CLUSTER_RULE = [...LOCK_RULE, '+cluster|slots', '+cluster|info'];
 // What the GLIDE adapter needs on top (its README): CLIENT ID, by which its subscriber client tells
 // a reconnect.
@@ -74,7 +75,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const credentials = user === undefined ? {} : { username: user, password: PASSWORD };
     const ignore = () => undefined;
     if (adapter === 'valkey-glide') {
-      const connection = { addresses: [{ host: node.host, port: node.port }], ...(user === undefined ? {} : { credentials: { username: user, password: PASSWORD } }) };
+      const connection = { addresses: [{ host: node.host, port: node.port }], requestTimeout: GLIDE_REQUEST_TIMEOUT_MS, ...(user === undefined ? {} : { credentials: { username: user, password: PASSWORD } }) };
       const glide = await GlideClient.createClient(connection);
       const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
       open.push(() => client.close().finally(() => glide.close()));
@@ -105,15 +106,15 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
 
   it('with exactly the documented rule: acquire, a waiter woken by pub/sub, release and renewal, nothing refused', async () => {
     const user = await newUser();
-    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: 300 }), await clientAs(user)];
+    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: RENEWED_WATCHDOG_MS }), await clientAs(user)];
     const renewed: number[] = [];
     holder.on('renewed', ({ holds }) => renewed.push(holds));
     const name = lockName('works');
     const held = await holder.lock(name).acquire();
     const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
     expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
-    // Three watchdog ticks (every 100 ms) keep the 300 ms lease alive.
-    await sleep(350);
+    // Three watchdog ticks (every third of the timeout) keep the lease alive.
+    await sleep(RENEWED_WATCHDOG_MS + 100);
     expect(renewed.length).toBeGreaterThan(0);
     expect(held.signal.aborted).toBe(false);
     const released = performance.now();
@@ -204,7 +205,7 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const ignore = () => undefined;
     const seeds = cluster.startupNodes.map((seed) => ({ ...seed }));
     if (adapter === 'valkey-glide') {
-      const connection = { addresses: seeds, credentials: { username: user, password: PASSWORD } };
+      const connection = { addresses: seeds, requestTimeout: GLIDE_REQUEST_TIMEOUT_MS, credentials: { username: user, password: PASSWORD } };
       const glide = await GlideClusterClient.createClient(connection);
       const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
       open.push(() => client.close().finally(() => glide.close()));
@@ -229,14 +230,14 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
   it('with exactly the documented rule and the cluster permissions: sharded pub/sub wakes a waiter, renewal runs, nothing refused', async () => {
     const user = `${adapter.replace('-', '')}_cluster_user`;
     await Promise.all(cluster.nodes.map((node) => createUser(node, user, [], ruleFor(adapter, CLUSTER_RULE))));
-    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: 300 }), await clientAs(user)];
+    const [holder, waiter] = [await clientAs(user, { watchdogTimeout: RENEWED_WATCHDOG_MS }), await clientAs(user)];
     const renewed: number[] = [];
     holder.on('renewed', ({ holds }) => renewed.push(holds));
     const name = `${PREFIX}cluster`;
     const held = await holder.lock(name).acquire();
     const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
     expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
-    await sleep(350);
+    await sleep(RENEWED_WATCHDOG_MS + 100);
     expect(renewed.length).toBeGreaterThan(0);
     const released = performance.now();
     await held.release();
