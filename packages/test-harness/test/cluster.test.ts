@@ -1,6 +1,6 @@
 import { hashSlot } from '@deadbolt/core/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseInfo, startCluster, type ClusterHandle } from '../src/index.js';
+import { parseInfo, startCluster, waitFor, type ClusterHandle } from '../src/index.js';
 
 describe('startCluster (3 masters)', () => {
   let cluster: ClusterHandle;
@@ -45,6 +45,29 @@ describe('startCluster (3 masters)', () => {
     await cluster.waitUntilHealthy();
     expect(cluster.masters).toContain(master);
     expect(await master.command('GET', 'survives?')).toBeNull();
+  });
+
+  it('a cluster that stays down fails waitUntilHealthy with what every node sees', async () => {
+    const master = await cluster.masterForKey('down');
+    const others = cluster.nodes.filter((node) => node !== master);
+    await master.kill();
+    try {
+      // Without a replica, the master's slots stay unserved: the others soon say so.
+      await waitFor(async () => parseInfo(await others[0]!.command('CLUSTER', 'INFO')).get('cluster_state') === 'fail', {
+        timeoutMs: 20_000,
+        description: 'the cluster is down',
+      });
+      const error: unknown = await cluster.waitUntilHealthy(300).catch((e: unknown) => e);
+      const { message } = error as Error;
+      expect(message).toMatch(/^timed out after 300 ms waiting until the cluster is healthy \(last error: node \d+ says cluster_state:fail\)\n/);
+      expect(message).toContain(`node ${master.port}: not running`);
+      for (const node of others) expect(message).toMatch(new RegExp(`^node ${node.port} \\(current epoch \\d+\\) sees:$`, 'm'));
+      // Their CLUSTER NODES lines: the killed master is failed.
+      expect(message).toMatch(new RegExp(`127\\.0\\.0\\.1:${master.port}@\\d+ master,fail `));
+    } finally {
+      await master.restart();
+      await cluster.waitUntilHealthy();
+    }
   });
 });
 

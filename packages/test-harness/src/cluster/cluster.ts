@@ -7,7 +7,7 @@ import { parseInfo } from '../resp/text.js';
 import { requireExecutable } from '../server/binaries.js';
 import { startAll, stopAll, stopOnFailure } from '../topology/start-nodes.js';
 import { waitFor } from '../wait.js';
-import { observeHealthyCluster, readSlots } from './health.js';
+import { describeClusterViews, observeHealthyCluster, readSlots } from './health.js';
 
 const run = promisify(execFile);
 const MASTER_COUNT = 3;
@@ -111,13 +111,18 @@ class Cluster implements ClusterHandle {
 
   async waitUntilHealthy(timeoutMs = HEALTHY_TIMEOUT_MS): Promise<void> {
     let ranges: Awaited<ReturnType<typeof observeHealthyCluster>> = [];
-    await waitFor(
-      async () => {
-        ranges = await observeHealthyCluster(this.nodes);
-        return true;
-      },
-      { timeoutMs, intervalMs: 100, description: 'the cluster is healthy' },
-    );
+    try {
+      await waitFor(
+        async () => {
+          ranges = await observeHealthyCluster(this.nodes);
+          return true;
+        },
+        { timeoutMs, intervalMs: 100, description: 'the cluster is healthy' },
+      );
+    } catch (error) {
+      // A cluster that stays down is Redis's own state: say what every node sees.
+      throw new Error(`${(error as Error).message}\n${await describeClusterViews(this.nodes)}`, { cause: error });
+    }
     const masterPorts = [...ranges].sort((a, b) => a.start - b.start).map((r) => r.masterPort);
     this.masters = [...new Set(masterPorts)].map((port) => this.nodeOnPort(port));
     this.replicas = this.nodes.filter((n) => !this.masters.includes(n));

@@ -2,7 +2,7 @@ import type { RedisNode } from '../node/redis-node.js';
 import type { RedisAddress } from '../resp/connection.js';
 import { sendCommand } from '../resp/connection.js';
 import type { RespValue } from '../resp/protocol.js';
-import { asArray, asInteger, parseInfo } from '../resp/text.js';
+import { asArray, asInteger, asText, parseInfo } from '../resp/text.js';
 
 /** Redis Cluster has this many hash slots. */
 export const SLOT_COUNT = 16_384;
@@ -59,6 +59,25 @@ export async function observeHealthyCluster(nodes: readonly RedisNode[]): Promis
     if (link !== 'up') throw new Error(`replica ${node.port} reports master_link_status:${link ?? '?'}`);
   }
   return agreed.ranges;
+}
+
+/**
+ * What each running node thinks of the cluster (`CLUSTER NODES`, and its current epoch), for the
+ * message of a cluster that did not become healthy: who is master, who is failed, which epochs.
+ */
+export async function describeClusterViews(nodes: readonly RedisNode[]): Promise<string> {
+  const views = await Promise.all(
+    nodes.map(async (node) => {
+      if (!node.running) return `node ${node.port}: not running`;
+      try {
+        const epoch = parseInfo(await node.command('CLUSTER', 'INFO')).get('cluster_current_epoch');
+        return `node ${node.port} (current epoch ${epoch ?? '?'}) sees:\n${asText(await node.command('CLUSTER', 'NODES')).trim()}`;
+      } catch (error) {
+        return `node ${node.port}: ${(error as Error).message}`;
+      }
+    }),
+  );
+  return views.join('\n');
 }
 
 /** A canonical text form of a slot map, for comparing two nodes' views. */
