@@ -35,7 +35,6 @@ const PROXY_SHAPE = { ...SHAPE, holdsPerTask: 5 } as const satisfies PermitHamme
 // direct standalone run (the proxied one is standalone): each run also waits for the killed
 // worker's last lease to end.
 const LEASED_SHAPE = { ...SHAPE, holdsPerTask: 5 } as const satisfies PermitHammerShape;
-const LEASED_PROXY_SHAPE = { ...SHAPE, holdsPerTask: 3 } as const satisfies PermitHammerShape;
 const LEASED_TITLE = 'never more than N permits held, leases end and are told, every permit back after the killed holder’s leases';
 
 for (const kind of PERMIT_KINDS) {
@@ -58,7 +57,7 @@ for (const kind of PERMIT_KINDS) {
     kind,
     topology: 'standalone',
     backendOptions: { dedicated: true },
-    shape: kind.leased ? LEASED_PROXY_SHAPE : PROXY_SHAPE,
+    shape: PROXY_SHAPE,
     proxied: { latency: { ms: 1, jitterMs: 5 } },
     faults: [killPermitSubscribers, permitFault(partitionProxies), killPermitHolder, permitFault(cutLockRequest), permitFault(resetProxies), killPermitSubscribers],
   });

@@ -18,15 +18,21 @@ export function urlOf(backend: Backend): string {
   return `redis://${node.host}:${node.port}`;
 }
 
-/** Runs the command in this process, as the bin does but with buffers for streams (fast). */
+/**
+ * Runs the command in this process, as the bin does but with buffers for streams (fast);
+ * `onWrite` sees each write to stdout as it comes.
+ */
 export async function runInProcess(
   argv: readonly string[],
-  options: { signal?: AbortSignal; confirm?: (question: string) => Promise<boolean> } = {},
+  options: { signal?: AbortSignal; confirm?: (question: string) => Promise<boolean>; onWrite?: (text: string) => void } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io = {
-    write: (text: string) => void (stdout += text),
+    write: (text: string) => {
+      stdout += text;
+      options.onWrite?.(text);
+    },
     isTty: false,
     confirm: options.confirm,
     signal: options.signal ?? new AbortController().signal,

@@ -140,8 +140,11 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     const first = await a.lock(name).acquire({ owner: 'before' });
     const next = b.lock(name).acquire({ owner: 'after', waitTime: 10_000 });
     await eventually(() => b.activity().channels.length === 1);
-    const watching = cli('watch', name, '--count', '2', '--interval', '400', '--json');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The release comes after the first look is written, however long connecting took.
+    let looked!: () => void;
+    const firstLook = new Promise<void>((resolve) => (looked = resolve));
+    const watching = runInProcess(['watch', name, '--count', '2', '--interval', '400', '--json', '--url', urlOf(ctx.backend())], { onWrite: () => looked() });
+    await firstLook;
     await first.release();
     await next;
     const looks = (await watching).stdout.trim().split('\n').map((line) => JSON.parse(line) as { lock: LockInfo; events: string[] });

@@ -381,6 +381,13 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
 }
 
 /**
+ * The `requestTimeout` of the suites' GLIDE clients. GLIDE's default of 250 ms fails a request
+ * that a loaded machine answers late, and a request waits for a reconnect no longer than other
+ * drivers' clients do (tests kill servers).
+ */
+export const GLIDE_REQUEST_TIMEOUT_MS = 5_000;
+
+/**
  * A GLIDE client for the spec. GLIDE has no Sentinel client. A cluster reached through fault
  * proxies maps the announced addresses with GLIDE's `addressResolver`.
  */
@@ -394,8 +401,7 @@ async function connectGlide(spec: ConnectionSpec, resp: RespVersion | undefined)
   const base = {
     addresses,
     ...(resp === undefined ? {} : { protocol: resp === 2 ? ProtocolVersion.RESP2 : ProtocolVersion.RESP3 }),
-    // Tests kill servers; a request waits for a reconnect no longer than other drivers' clients do.
-    requestTimeout: 5000,
+    requestTimeout: GLIDE_REQUEST_TIMEOUT_MS,
     ...(map === undefined
       ? {}
       : {

@@ -1,5 +1,12 @@
 import type { LockClient } from '@deadbolt/core';
 
+/**
+ * The watchdog timeout of tests that need a hold renewed, or not yet expired, across several calls
+ * or a second or more. A renewal's reply must come within a third of it, so a loaded machine's
+ * event-loop stall of that much ends the hold: with 300 ms, a stall of about 100 ms would.
+ */
+export const RENEWED_WATCHDOG_MS = 600;
+
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

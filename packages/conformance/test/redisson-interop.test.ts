@@ -34,9 +34,10 @@ describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, to
       attempts++;
       await sleep(200);
     }
-    expect(attempts).toBeGreaterThan(20);
-    // LockTask ran every third of the watchdog timeout.
-    expect(java.renewals.lockTask.runs).toBeGreaterThanOrEqual(10);
+    // About 27 attempts and 12 LockTask runs (every third of the watchdog timeout) when nothing is
+    // late; the bounds leave room for a loaded machine's late timers and slow calls.
+    expect(attempts).toBeGreaterThan(12);
+    expect(java.renewals.lockTask.runs).toBeGreaterThanOrEqual(8);
     await redisson.unlock(thread);
     expect(java.renewals.lockTask.names).toEqual([]);
     const held = await lock.tryAcquire();

@@ -12,8 +12,15 @@ import { useSuiteContext, type SuiteContext } from '../src/SuiteContext.js';
 import { eventually, waitersAsleep } from '../src/timing.js';
 
 const SUITES: readonly LockSuiteName[] = ['exclusion', 'reentrancy', 'waiting'];
-/** A lease longer than a failover takes here (about 2.5 s by command, 4.5 s by a kill), renewed every 3.3 s. */
+/** A lease longer than a SENTINEL FAILOVER takes here (about 2.5 s, no election), renewed every 3.3 s. */
 const WATCHDOG_MS = 10_000;
+/**
+ * A lease longer than a failover by a kill may take: about 4.5 s, but each election the Sentinels
+ * split on adds twice the failover-timeout (4 s), and under load killMaster once took 14.6 s. With
+ * a 10 s lease, a lock taken with replica sync was once gone from the promoted master in CI. The
+ * harness gives up on a failover after 30 s.
+ */
+const KILL_WATCHDOG_MS = 30_000;
 /** Both replicas must have a lock before its acquisition returns. */
 const BOTH_REPLICAS = { replicaSync: { replicas: 2, timeout: 5_000 } } as const;
 /** Longer than any failover here takes: only a release can end a wait this long in time. */
@@ -119,7 +126,7 @@ function failoverTests(ctx: SuiteContext): void {
   });
 
   it('keeps a lock taken with replica sync when the master is killed', async () => {
-    const [client, other] = [await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: WATCHDOG_MS }), await ctx.client()];
+    const [client, other] = [await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: KILL_WATCHDOG_MS }), await ctx.client()];
     const name = ctx.uniqueName('kill-synced');
     const held = await client.lock(name).acquire();
     await deployment(ctx).killMaster();

@@ -22,7 +22,7 @@ import {
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, type AdapterName, type Backend, type ConnectedExecutor, type TopologyName } from '../src/backends.js';
+import { BACKENDS, GLIDE_REQUEST_TIMEOUT_MS, type AdapterName, type Backend, type ConnectedExecutor, type TopologyName } from '../src/backends.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import type { SuiteContext } from '../src/SuiteContext.js';
@@ -86,6 +86,7 @@ async function connectGlideTls(servers: TlsServers, ca: string | Buffer): Promis
   const connection = {
     addresses: servers.seeds.map(({ host, port }) => ({ host, port })),
     useTLS: true,
+    requestTimeout: GLIDE_REQUEST_TIMEOUT_MS,
     advancedConfiguration: { tlsAdvancedConfiguration: { rootCertificates: ca } },
   };
   const client = servers.topology === 'cluster' ? await GlideClusterClient.createClient(connection) : await GlideClient.createClient(connection);
@@ -218,8 +219,10 @@ describe.each(BACKENDS)('Lock over TLS on $adapter/$topology', ({ adapter, topol
     const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
     expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
     const tlsPorts = new Set(ctx.tlsBackend().servers.seeds.map((seed) => String(seed.port)));
-    const subscribers = (await clientList(ctx.tlsBackend().nodes)).filter((fields) => fields.get('name') === DEFAULT_SUBSCRIBER_NAME);
-    expect(subscribers.length).toBeGreaterThan(0);
+    const subscribersNow = async () => (await clientList(ctx.tlsBackend().nodes)).filter((fields) => fields.get('name') === DEFAULT_SUBSCRIBER_NAME);
+    // The client counts its channel as soon as it asks to subscribe; the connection opens after that.
+    expect(await eventually(async () => (await subscribersNow()).length > 0)).toBe(true);
+    const subscribers = await subscribersNow();
     // `laddr` is the server address the connection came in on: the TLS port, never the plain one.
     for (const fields of subscribers) expect(tlsPorts.has(fields.get('laddr')?.split(':')[1] ?? '')).toBe(true);
     const released = performance.now();

@@ -35,13 +35,16 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
     const clients = [await ctx.client(), await ctx.client()];
     const name = fairName('staggered');
     await new FairLock(clients[0]!, name).acquire({ leaseTime: 100 });
+    const queue = queueState(ctx, name);
     const order: number[] = [];
     const calls = [];
     for (let i = 0; i < 8; i++) {
-      const lock = new FairLock(clients[i % 2]!, name);
+      const client = clients[i % 2]!;
       // Nobody releases: each lease runs out and the head of the queue takes the lock at once.
-      calls.push(lock.tryAcquire({ waitTime: 10_000, leaseTime: 100 }).then((held) => held && order.push(i)));
-      await sleep(20);
+      calls.push(new FairLock(client, name).tryAcquire({ waitTime: 10_000, leaseTime: 100, owner: `w${i}` }).then((held) => held && order.push(i)));
+      // The next call starts once this one has arrived (queued, or holding already), so the order
+      // of arrival is the order of the calls, however late a loaded machine sends them.
+      await eventually(async () => order.includes(i) || (await queue.waiters()).includes(`${client.id}:w${i}`), 5_000, 5);
     }
     await Promise.all(calls);
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -58,7 +61,10 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
     const order: string[] = [];
     const first = lockOn(a).withLock(() => order.push('a'), { waitTime: 10_000, owner: 'a' });
     await eventually(async () => (await queue.length()) === 1);
-    const middle = lockOn(b).tryAcquire({ waitTime: 300, owner: 'b' });
+    // b must still be queued when c's deadline is first read: two queue polls and c's first
+    // attempt must fit in its wait (with 300 ms, a few loaded event-loop turns would not).
+    const middleWait = 900;
+    const middle = lockOn(b).tryAcquire({ waitTime: middleWait, owner: 'b' });
     await eventually(async () => (await queue.length()) === 2);
     const last = lockOn(c).withLock(() => order.push('c'), { waitTime: 10_000, owner: 'c' });
     await eventually(async () => (await queue.length()) === 3);
@@ -66,7 +72,7 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
     expect(await middle).toBeNull();
     expect(await queue.waiters()).toEqual([`${a.id}:a`, `${c.id}:c`]);
     expect(await queue.deadline(`${b.id}:b`)).toBeNull();
-    expect(await queue.deadline(`${c.id}:c`)).toBe(before! - 300);
+    expect(await queue.deadline(`${c.id}:c`)).toBe(before! - middleWait);
     await held.release();
     await Promise.all([first, last]);
     expect(order).toEqual(['a', 'c']);
@@ -87,8 +93,14 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
   });
 
   it('a live waiter keeps its place however long it waits: it checks in before its deadline', async () => {
-    const waiterTimeout = 600;
-    const [holder, waiter] = [await ctx.client({ watchdogTimeout: 300 }), await ctx.client()];
+    // A waiter checks in every waiterTimeout / 3 and is dropped after waiterTimeout without one, so
+    // it may stall 600 ms. The holder's short lease puts the first deadline close (the lock's TTL
+    // plus waiterTimeout), so check-ins must move it; renewed every third of it, the lease outlasts
+    // a stall of about 660 ms. (With a 300 ms lease and a 600 ms waiterTimeout, both waiters were
+    // once gone from the queue under CI load: a stall of 200 ms lost the lease, or of 400 ms a
+    // check-in.)
+    const waiterTimeout = 900;
+    const [holder, waiter] = [await ctx.client({ watchdogTimeout: 1_000 }), await ctx.client()];
     const name = fairName('long-wait');
     const queue = queueState(ctx, name);
     const lock = new FairLock(waiter, name, { waiterTimeout });
@@ -183,15 +195,17 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
       await held.release();
       held = await waits[i]!;
       expect(held.owner).toBe(`w${i}`);
-      await sleep(50);
       // w<i> was woken by the release and took the lock; w<i+1> was told it is next and tried
       // once to learn the new lease; nobody else stirred.
       const woken = [`:w${i}`, `:w${i + 1}`];
-      for (const [l, lock] of locks.entries()) {
-        for (const [field, count] of lock.attempts) {
-          const expected = woken.some((suffix) => field.endsWith(suffix)) ? 1 : 0;
-          expect(count - (before[l]!.get(field) ?? 0), field).toBe(expected);
-        }
+      const attemptsSince = () =>
+        locks.flatMap((lock, l) => [...lock.attempts].map(([field, count]) => ({ field, count: count - (before[l]!.get(field) ?? 0) })));
+      // The message that tells w<i+1> may come late on a loaded machine: wait for its attempt,
+      // then give any other waiter time to stir.
+      if (i < 5) await eventually(() => attemptsSince().some(({ field, count }) => field.endsWith(`:w${i + 1}`) && count > 0));
+      await sleep(50);
+      for (const { field, count } of attemptsSince()) {
+        expect(count, field).toBe(woken.some((suffix) => field.endsWith(suffix)) ? 1 : 0);
       }
     }
     await held.release();

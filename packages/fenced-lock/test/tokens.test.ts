@@ -69,7 +69,7 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
   });
 
   it('a fenced hand-off request that arrives twice passes once and draws one token', async () => {
-    const client = await ctx.client({ commandTimeout: 200 });
+    const client = await ctx.client({ commandTimeout: 500 });
     const lock = new FencedLock(client, ctx.uniqueName('handoff-twice'));
     const held = await lock.acquire();
     const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
@@ -83,7 +83,7 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     expect(await lock.currentToken()).toBe(held.token + 1n);
     expect(await ctx.backend().command(['HGETALL', lock.name], lock.name)).toEqual([to.field, '1']);
     // Re-sent after the latch: the releasing hold is gone, so nothing changes.
-    await sleep(500);
+    await sleep(1_200);
     expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
     expect(await lock.currentToken()).toBe(held.token + 1n);
     expect(await lock.forceUnlock()).toBe(true);

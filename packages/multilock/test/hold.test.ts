@@ -29,7 +29,7 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     // The signal aborts when the first member's lease ends as this process counts it, which is a
     // little before Redis, counting from the request's arrival, ends the members.
     const allEnded = async () => (await Promise.all(locks.map((lock) => lock.isLocked()))).every((locked) => !locked);
-    expect(await eventually(allEnded, 200, 5)).toBe(true);
+    expect(await eventually(allEnded, 1_000, 5)).toBe(true);
     const failure = await held.release().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(LockGroupError);
     expect((failure as LockGroupError).failures.map(({ error }) => error)).toEqual([

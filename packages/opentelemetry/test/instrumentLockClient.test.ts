@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, SpanStatusCode } from '@opentelemetry/api';
-import { BACKENDS, eventually, sleep, useBackendContext, waitersAsleep } from '@deadbolt/conformance';
+import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, waitersAsleep } from '@deadbolt/conformance';
 import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClientEvents } from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
 import { ATTR_LOCK_KIND, ATTR_LOCK_NAME, ATTR_LOCK_OUTCOME, instrumentLockClient, LOCK_METRICS, type LockInstrumentationOptions } from '../src/index.js';
@@ -90,7 +90,7 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
   });
 
   it('the watchdog: renewed holds are counted', async () => {
-    const { client, seen } = await instrumented({}, { watchdogTimeout: 300 });
+    const { client, seen } = await instrumented({}, { watchdogTimeout: RENEWED_WATCHDOG_MS });
     const held = await client.lock(ctx.uniqueName('renewed')).acquire();
     expect(await eventually(async () => (await seen.sum(LOCK_METRICS.renewals, {})) >= 2, 2_000)).toBe(true);
     await held.release();

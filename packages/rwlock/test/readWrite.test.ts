@@ -1,7 +1,7 @@
 // What makes a read-write lock one: readers share, a writer waits for every reader (and no
 // longer than the last live read hold), a write unlock lets every waiting reader in at once,
 // downgrade and refused upgrade, per-hold leases and their renewal, force unlock per mode.
-import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
+import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useSuiteContext } from '@deadbolt/conformance';
 import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { InvalidArgumentError, LockError, LockLostError, LockNotHeldError, LockWaitTimeoutError, type HeldLock, type LockClient } from '@deadbolt/core';
 import { lockRuntime } from '@deadbolt/core/kit';
@@ -179,7 +179,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
   });
 
   it('read and write holds are renewed past three times the watchdog timeout, in one call per slot per tick', async () => {
-    const client = await ctx.client({ watchdogTimeout: 300 });
+    const client = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const observer = await ctx.client();
     const tag = ctx.uniqueName('renewal');
     const lock = new ReadWriteLock(client, `{${tag}}:rw`);
@@ -191,11 +191,11 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     // Write holds of other locks in the same slot ride in the same batches.
     const writes = await Promise.all(Array.from({ length: 10 }, (_, i) => new ReadWriteLock(client, `{${tag}}:w${i}`).writeLock().acquire()));
     const run = vi.spyOn(lockRuntime(client), 'run');
-    await sleep(1_200);
+    await sleep(3 * RENEWED_WATCHDOG_MS + 200);
     const renewals = run.mock.calls.filter(([call]) => call.script.name === 'rwlock/renew');
     run.mockRestore();
-    // A tick every 100 ms; each renews r1's two holds (each on its own), r2 and the 10 writers in
-    // one call.
+    // A tick every third of the timeout; each renews r1's two holds (each on its own), r2 and the
+    // 10 writers in one call.
     expect(renewals.length).toBeGreaterThanOrEqual(5);
     expect(renewals.every(([call]) => call.keys.length === 13)).toBe(true);
     expect([...reads, ...writes].some((held) => held.signal.aborted)).toBe(false);
@@ -212,7 +212,8 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
   });
 
   it('forceUnlock of the read lock frees only read mode, of the write lock only write mode', async () => {
-    const [client, waiterClient] = [await ctx.client({ watchdogTimeout: 300 }), await ctx.client()];
+    // Short, so the forced read hold's holder hears soon.
+    const [client, waiterClient] = [await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS }), await ctx.client()];
     const name = ctx.uniqueName('force');
     const lock = new ReadWriteLock(client, name);
     const read = await lock.readLock().acquire({ owner: 'r' });

@@ -2,7 +2,7 @@
 // (issue 18): permits with ids and leases, released by id from anywhere, reclaimed when their
 // lease ends, renewed by the watchdog, waited for by pub/sub and until the earliest lease ends;
 // waits end by time, abort and close, and leave nothing behind.
-import { BACKENDS_WITH_SENTINEL, eventually, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
+import { BACKENDS_WITH_SENTINEL, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
 import { ClientClosedError, InvalidArgumentError, LockLostError, LockNotHeldError, type LockClient } from '@deadbolt/core';
 import { call, lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -83,9 +83,9 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
   });
 
   it('the watchdog keeps permits taken without a lease for as long as they are held', async () => {
-    const semaphore = await semaphoreOf(1, 'watchdog', await ctx.client({ watchdogTimeout: 300 }));
+    const semaphore = await semaphoreOf(1, 'watchdog', await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS }));
     const held = await semaphore.acquire();
-    await sleep(1_000);
+    await sleep(3 * RENEWED_WATCHDOG_MS + 200);
     expect(held.signal.aborted).toBe(false);
     expect(await semaphore.availablePermits()).toBe(0);
     expect(await semaphore.tryAcquire()).toBeNull();

@@ -52,11 +52,12 @@ export interface RedissonHammerOptions {
    */
   workMs(turn: HoldTurn): number;
   /**
-   * How long a task or thread waits after a release before it asks again, in ms: a service does
-   * other things between holds. Without it, a non-fair lock goes to whoever asks first, nearly
-   * always the task in the releasing process, and the other side's woken waiters rarely get a turn.
+   * How long a task or thread waits after the release of `turn`'s hold before it asks again, in
+   * ms: a service does other things between holds. Without it, a non-fair lock goes to whoever asks
+   * first, nearly always the task in the releasing process, and the other side's woken waiters
+   * rarely get a turn.
    */
-  readonly pauseMs: number;
+  pauseMs(turn: HoldTurn): number;
   /** The longest any one acquisition may wait, on either side, before the run fails. */
   readonly waitTime: number;
 }
@@ -195,12 +196,13 @@ async function takeTurns(contender: Contender, options: RedissonHammerOptions, h
       const taken = await contender.take();
       const start = monotonicMicros();
       const read = await store.read(keys);
-      await sleep(options.workMs({ side: contender.side, subject: contender.subject, task: contender.task, iteration }));
+      const turn: HoldTurn = { side: contender.side, subject: contender.subject, task: contender.task, iteration };
+      await sleep(options.workMs(turn));
       const wrote = read.accepted && subject.role.exclusive ? await store.write(keys, read.value + 1, id) : false;
       const end = monotonicMicros();
       const lost = taken.lost();
       const outcome = await taken.release();
-      await sleep(options.pauseMs);
+      await sleep(options.pauseMs(turn));
       holds.push({
         id,
         side: contender.side,

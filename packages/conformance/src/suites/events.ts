@@ -2,7 +2,7 @@ import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClie
 import { expect, it } from 'vitest';
 import { waitersWaiting, type ConformantLock } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
-import { eventually, sleep, waitersAsleep } from '../timing.js';
+import { eventually, RENEWED_WATCHDOG_MS, sleep, waitersAsleep } from '../timing.js';
 
 // The name each subject's locks give their kind in the client's events.
 const KIND_NAMES: Readonly<Record<string, string>> = {
@@ -93,7 +93,7 @@ export function eventsSuite(ctx: SuiteContext): void {
   });
 
   it('the watchdog reports each batch it renewed', async () => {
-    const client = await ctx.client({ watchdogTimeout: 300 });
+    const client = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const seen = record(client, 'renewed', 'lockLost');
     const held = await ctx.lock(client, 'renewed').acquire();
     expect(await eventually(() => seen.renewed.length >= 2, 2_000)).toBe(true);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, LockLostError, LockNotHeldError, type LockLostEvent } from '@deadbolt/core';
 import { expect, it } from 'vitest';
 import { forExclusiveKinds, type SuiteContext } from '../SuiteContext.js';
-import { eventually, sleep } from '../timing.js';
+import { eventually, RENEWED_WATCHDOG_MS, sleep } from '../timing.js';
 
 /** Leases, the watchdog, and what a holder learns when its lock is lost. */
 export function leaseSuite(ctx: SuiteContext): void {
@@ -11,9 +11,10 @@ export function leaseSuite(ctx: SuiteContext): void {
   exclusiveIt('a lease expires, the next owner gets in, and the old holder learns it lost the lock', async () => {
     const client = await ctx.client();
     const lock = ctx.lock(client, 'lease');
-    const old = await lock.acquire({ leaseTime: 200 });
+    // Long enough that a loaded machine's stall cannot end it before the next call is refused.
+    const old = await lock.acquire({ leaseTime: 500 });
     expect(await lock.tryAcquire({ waitTime: 0 })).toBeNull();
-    const next = await lock.acquire({ waitTime: 2_000 });
+    const next = await lock.acquire({ waitTime: 3_000 });
     await eventually(() => old.signal.aborted, 1_000);
     expect(old.signal.reason).toBeInstanceOf(LockLostError);
     await expect(old.release()).rejects.toBeInstanceOf(LockNotHeldError);
@@ -41,10 +42,10 @@ export function leaseSuite(ctx: SuiteContext): void {
   });
 
   it('the watchdog keeps a lock past three times its timeout and stops after release', async () => {
-    const client = await ctx.client({ watchdogTimeout: 300 });
+    const client = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const lock = ctx.lock(client, 'watchdog');
     const held = await lock.acquire();
-    await sleep(1_200);
+    await sleep(3 * RENEWED_WATCHDOG_MS + 200);
     expect(held.signal.aborted).toBe(false);
     expect(await lock.isHeldBy(held.owner)).toBe(true);
     expect(await lock.remainingTtl()).toBeGreaterThan(0);
@@ -55,7 +56,7 @@ export function leaseSuite(ctx: SuiteContext): void {
   });
 
   it('renews every held lock of a slot with one call per tick', async () => {
-    const client = await ctx.client({ watchdogTimeout: 300 });
+    const client = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const tag = ctx.uniqueName('batch');
     const locks = Array.from({ length: 40 }, (_, i) => ctx.lockNamed(client, `{${tag}}:${i}`));
     const held = await Promise.all(locks.map((lock) => lock.acquire()));
@@ -63,7 +64,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     const before = await calls();
     await sleep(1_000);
     const during = (await calls()) - before;
-    // About ten ticks in a second; one renewal call per lock would be 400.
+    // About five ticks in a second; one renewal call per lock would be 200.
     expect(during).toBeGreaterThan(0);
     expect(during).toBeLessThan(30);
     await Promise.all(held.map((hold) => hold.release()));
@@ -137,7 +138,7 @@ export function leaseSuite(ctx: SuiteContext): void {
 
   it('closing the client stops renewal: its holders are told and its lock expires', async () => {
     const observer = await ctx.client();
-    const closing = await ctx.client({ watchdogTimeout: 300 });
+    const closing = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const name = ctx.uniqueName('closed');
     const held = await ctx.lockNamed(closing, name).acquire();
     await closing.close();
@@ -148,9 +149,8 @@ export function leaseSuite(ctx: SuiteContext): void {
   });
 
   it('a release racing a renewal does not leave the lock renewed', async () => {
-    // Releases land on and around renewal ticks (every 100 ms); the lease leaves room for a
-    // loaded machine's stalls.
-    const client = await ctx.client({ watchdogTimeout: 300 });
+    // Releases land on and around renewal ticks (every 200 ms).
+    const client = await ctx.client({ watchdogTimeout: RENEWED_WATCHDOG_MS });
     const lock = ctx.lock(client, 'race');
     for (let i = 0; i < 20; i++) {
       const held = await lock.acquire();

@@ -69,36 +69,20 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     await next.release();
   });
 
-  it('after maxPasses local passes a release goes to everyone, and the client steps back: a waiter of another client takes the next turn', async () => {
-    const local = await ctx.client({ localHandoff: { maxPasses: 2, maxMillis: 10_000 } });
-    const remote = await ctx.client();
-    const name = ctx.uniqueName('pass-bound');
-    const [localLock, remoteLock] = [ctx.lockNamed(local, name), ctx.lockNamed(remote, name)];
-    const order: string[] = [];
-    const holdThenRelease = async (label: string, held: Promise<HeldLock>) => {
-      const hold = await held;
-      order.push(label);
-      await sleep(20);
-      await hold.release();
-    };
-    const first = await localLock.acquire();
-    const remoteTurn = holdThenRelease('remote', remoteLock.acquire({ waitTime: 10_000 }));
-    await eventually(() => remote.activity().channels.length === 1);
-    const localTurns = [holdThenRelease('local 1', localLock.acquire({ waitTime: 10_000 }))];
-    await waitersAsleep(local);
-    localTurns.push(holdThenRelease('local 2', localLock.acquire({ waitTime: 10_000 })));
-    localTurns.push(holdThenRelease('local 3', localLock.acquire({ waitTime: 10_000 })));
-    await eventually(() => (lockRuntime(local).localHandoffs?.size ?? 0) === 1);
-    await sleep(100);
-    await first.release();
-    await Promise.all([remoteTurn, ...localTurns]);
+  it('after maxPasses local passes a release goes to everyone, and the client steps back: a waiter of another client takes the next turn in most trials', async () => {
     // Two local passes, then the release goes to everyone. The remote waiter and the one local
     // waiter left are both woken by it; the local one holds off from the release's sending until
     // a round trip after its reply, so the remote one, which needs about one round trip to hear
-    // of the release and try, goes first.
-    expect(order).toEqual(['local 1', 'local 2', 'remote', 'local 3']);
-    expect(await localLock.isLocked()).toBe(false);
-    expect(leftBehind(local)).toBe(0);
+    // of the release and try, goes first. That only tilts a race between two attempts, which a
+    // loaded machine sometimes turns (it failed once in CI): measured here with three busy loops
+    // on the two cores, 25 trials per deployment, the remote waiter went first in 143 of 150 with
+    // the step-back, and without it in none of 100 on ioredis and node-redis (33 of 50 on GLIDE).
+    const trials = 5;
+    const orders: string[][] = [];
+    for (let trial = 0; trial < trials; trial++) orders.push(await turnsAfterARun(ctx));
+    for (const order of orders) expect(order.slice(0, 2)).toEqual(['local 1', 'local 2']);
+    const remoteNext = orders.filter((order) => order[2] === 'remote').length;
+    expect(remoteNext, JSON.stringify(orders)).toBeGreaterThan(trials / 2);
   });
 
   it('a receiver that gives up as the lock is passed to it leaves the lock free', async () => {
@@ -119,8 +103,9 @@ export function localHandoffSuite(ctx: SuiteContext): void {
   });
 
   it('a hand-off request that arrives twice passes the lock once, within the latch and after it', async () => {
-    // A short command timeout: the release latch remembers an outcome for twice that.
-    const client = await ctx.client({ commandTimeout: 200 });
+    // A short command timeout: the release latch remembers an outcome for twice that (1 s: the
+    // re-sent request must come within it, and two reads of the lock come between).
+    const client = await ctx.client({ commandTimeout: 500 });
     const lock = ctx.lock(client, 'pass-twice');
     const held = await lock.acquire();
     const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
@@ -141,7 +126,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     expect(await runtime.run(request)).toEqual(first);
     expect(await passedOnce()).toEqual(once);
     // Re-sent after the latch: the releasing hold is gone, so nothing changes.
-    await sleep(500);
+    await sleep(1_200);
     expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
     expect(await passedOnce()).toEqual(once);
     expect(await lock.forceUnlock()).toBe(true);
@@ -194,4 +179,38 @@ export function localHandoffSuite(ctx: SuiteContext): void {
 // Once the client's waiter sleeps on the lock's channel, where a release can pass the lock to it.
 function leftBehind(client: LockClient) {
   return lockRuntime(client).localHandoffs?.size;
+}
+
+/**
+ * One trial of the step-back: a client that may pass the lock locally twice holds it while a
+ * waiter of another client and three of its own wait; each holder holds 20 ms. Returns who held
+ * the lock, in order; every hold came and went, and the client left nothing behind.
+ */
+async function turnsAfterARun(ctx: SuiteContext): Promise<string[]> {
+  const local = await ctx.client({ localHandoff: { maxPasses: 2, maxMillis: 10_000 } });
+  const remote = await ctx.client();
+  const name = ctx.uniqueName('pass-bound');
+  const [localLock, remoteLock] = [ctx.lockNamed(local, name), ctx.lockNamed(remote, name)];
+  const order: string[] = [];
+  const holdThenRelease = async (label: string, held: Promise<HeldLock>) => {
+    const hold = await held;
+    order.push(label);
+    await sleep(20);
+    await hold.release();
+  };
+  const first = await localLock.acquire();
+  const remoteTurn = holdThenRelease('remote', remoteLock.acquire({ waitTime: 10_000 }));
+  await eventually(() => remote.activity().channels.length === 1);
+  const localTurns = [holdThenRelease('local 1', localLock.acquire({ waitTime: 10_000 }))];
+  await waitersAsleep(local);
+  localTurns.push(holdThenRelease('local 2', localLock.acquire({ waitTime: 10_000 })));
+  localTurns.push(holdThenRelease('local 3', localLock.acquire({ waitTime: 10_000 })));
+  await eventually(() => (lockRuntime(local).localHandoffs?.size ?? 0) === 1);
+  await sleep(100);
+  await first.release();
+  await Promise.all([remoteTurn, ...localTurns]);
+  expect([...order].sort()).toEqual(['local 1', 'local 2', 'local 3', 'remote']);
+  expect(await localLock.isLocked()).toBe(false);
+  expect(leftBehind(local)).toBe(0);
+  return order;
 }

@@ -12,7 +12,10 @@ export function waitingSuite(ctx: SuiteContext): void {
   const { kind } = ctx.subject;
   // Not registered for a kind without pub/sub, rather than skipped.
   const itWithPubSub: (name: string, fn: () => Promise<void>) => void = wakesByPubSub(kind) ? (name, fn) => it(name, fn) : () => undefined;
-  const noChannelsLeft = () => eventually(async () => (await ctx.backend().pubsubChannels()).length === 0, 3_000);
+  // Whether Redis comes to list `count` subscribed channels (a client counts a channel from the
+  // moment it asks to subscribe, so its own count proves nothing about the server).
+  const serverListsChannels = (count: number) => eventually(async () => (await ctx.backend().pubsubChannels()).length === count, 3_000);
+  const noChannelsLeft = () => serverListsChannels(0);
 
   it('a no-wait attempt fails at once while the lock is held', async () => {
     const client = await ctx.client();
@@ -67,6 +70,8 @@ export function waitingSuite(ctx: SuiteContext): void {
     // One channel for the lock, or one per waiter for a kind that wakes waiters one by one.
     const channels = kind.waiterChannels === 'own' ? 10 : 1;
     await eventually(() => waiterClient.activity().channels.length === channels);
+    expect(await serverListsChannels(channels)).toBe(true);
+    // A moment later, no waiter has added one more.
     await sleep(100);
     expect(waiterClient.activity().channels).toHaveLength(channels);
     expect(await ctx.backend().pubsubChannels()).toHaveLength(channels);
@@ -95,8 +100,8 @@ export function waitingSuite(ctx: SuiteContext): void {
   itWithPubSub('a waiter whose subscriber connection is killed still gets the lock promptly', async () => {
     const { held, lock, waiterClient } = await heldElsewhere(ctx, 'sub-killed');
     const waiting = lock.acquire({ waitTime: 20_000 });
-    await eventually(() => waiterClient.activity().channels.length === 1);
-    await sleep(50);
+    // Subscribed on the server, so that the subscriber connection is there to kill.
+    expect(await serverListsChannels(1)).toBe(true);
     expect(await ctx.backend().killClientsByName('deadbolt-subscriber')).toBeGreaterThan(0);
     await sleep(200);
     const released = performance.now();
