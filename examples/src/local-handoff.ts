@@ -8,7 +8,7 @@ import { LockClient } from '@deadbolt/core';
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://localhost:6379');
-const cohort = new LockClient(ioredisExecutor(redis), { localHandoff: { maxPasses: 3, maxMillis: 50 } });
+const cohort = new LockClient(ioredisExecutor(redis), { localHandoff: { maxPasses: 3, maxMillis: 500 } });
 const strict = new LockClient(ioredisExecutor(redis), { localHandoff: false }); // every release to everyone, as Redisson
 
 // How many releases were announced to every process: PUBLISH calls, from Redis's own counters.

@@ -21,9 +21,9 @@ async function importBatch(batch: number): Promise<void> {
   await sleep(200);
 }
 
-// Something removes the lock while it is held: here a DEL, as an operator, a failover that lost
-// the write, or a pause longer than the lease would.
-setTimeout(() => void redis.del('nightly-import'), 500);
+// Something removes the lock half a second into the hold: here a DEL, as an operator, a failover
+// that lost the write, or a pause longer than the lease would.
+locks.once('acquired', () => setTimeout(() => void redis.del('nightly-import'), 500));
 
 try {
   await locks.lock('nightly-import').withLock(async (signal) => {
