@@ -86,8 +86,10 @@ export function eventsSuite(ctx: SuiteContext): void {
     const held = await blocker(holder, name).acquire();
     const waiting = ctx.lockNamed(client, name).acquire({ owner: 'closed-out', waitTime: 10_000 });
     await waitersWaiting(ctx.subject.kind, client);
+    // Expected before the close rejects it, or the rejection is unhandled while close runs.
+    const closedOut = expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
     await client.close();
-    await expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
+    await closedOut;
     expect(seen.waitEnded).toEqual([{ name, kind, owner: 'closed-out', waitedMs: expect.any(Number), outcome: 'failed', error: expect.any(ClientClosedError) }]);
     await held.release();
   });
