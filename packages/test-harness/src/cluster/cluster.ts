@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { hashSlot } from '@deadbolt/core/kit';
 import { startProcessNode } from '../node/process-node.js';
 import type { RedisNode } from '../node/redis-node.js';
@@ -8,8 +6,8 @@ import { requireExecutable } from '../server/binaries.js';
 import { startAll, stopAll, stopOnFailure } from '../topology/start-nodes.js';
 import { waitFor } from '../wait.js';
 import { describeClusterViews, observeHealthyCluster, readSlots } from './health.js';
+import { joinCluster } from './join.js';
 
-const run = promisify(execFile);
 const MASTER_COUNT = 3;
 const HEALTHY_TIMEOUT_MS = 30_000;
 
@@ -63,13 +61,12 @@ export interface ClusterHandle {
 
 /**
  * Starts 3 masters (and optionally one replica each) as cluster-enabled servers, joins them
- * with `redis-cli --cluster create`, and resolves once the cluster is healthy as
+ * as `redis-cli --cluster create` would (see {@link joinCluster}), and resolves once the cluster is healthy as
  * {@link ClusterHandle.waitUntilHealthy} defines it, so clients see no early MOVED/CLUSTERDOWN.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<ClusterHandle> {
   const replicas = options.replicas ?? 0;
   requireExecutable('redis-server', 'startCluster()');
-  const cli = requireExecutable('redis-cli', 'startCluster()');
   const args = [
     '--cluster-enabled', 'yes',
     // Relative to the node's own directory, which a restart reuses: the node keeps its identity.
@@ -84,13 +81,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const startNode = async () => startProcessNode({ args: [...args, ...((await options.nodeArgs?.()) ?? [])] });
   const nodes = await startAll(Array.from({ length: count }, () => startNode));
   return stopOnFailure(nodes, async () => {
-    const addresses = nodes.map((n) => `${n.host}:${n.port}`);
-    try {
-      await run(cli, ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 60_000 });
-    } catch (error) {
-      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      throw new Error(`redis-cli --cluster create failed: ${(error as Error).message}\n${stdout}\n${stderr}`);
-    }
+    await joinCluster(nodes.slice(0, MASTER_COUNT), nodes.slice(MASTER_COUNT));
     const cluster = new Cluster(nodes, replicas);
     await cluster.waitUntilHealthy();
     return cluster;
