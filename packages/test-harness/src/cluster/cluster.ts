@@ -60,9 +60,10 @@ export interface ClusterHandle {
 }
 
 /**
- * Starts 3 masters (and optionally one replica each) as cluster-enabled servers, joins them
- * as `redis-cli --cluster create` would (see {@link joinCluster}), and resolves once the cluster is healthy as
- * {@link ClusterHandle.waitUntilHealthy} defines it, so clients see no early MOVED/CLUSTERDOWN.
+ * Starts 3 masters (and optionally one replica each) as cluster-enabled servers, joins them as
+ * `redis-cli --cluster create` would (see {@link joinCluster}), and resolves once the cluster is
+ * healthy as {@link ClusterHandle.waitUntilHealthy} defines it, so clients see no early
+ * MOVED/CLUSTERDOWN.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<ClusterHandle> {
   const replicas = options.replicas ?? 0;
