@@ -9,8 +9,9 @@ const GOSSIP_TIMEOUT_MS = 30_000;
 /**
  * Joins freshly started cluster-enabled nodes into a cluster of `masters.length` masters, as
  * `redis-cli --cluster create` does (the same slot split, a distinct config epoch per node, MEET,
- * then REPLICATE), but without its waits: redis-cli polls for the join once a second, which made
- * up most of a cluster's 2 to 5 s start. The caller waits until the cluster is healthy.
+ * then REPLICATE), but without its waits: redis-cli polls for the join once a second, which added
+ * up to 3 s to a start whose floor is Redis's own (a master turns `cluster_state:ok` 2 s after it
+ * starts at the earliest). The caller waits until the cluster is healthy.
  *
  * @param replicas - one per master at most, `replicas[i]` following `masters[i]`
  */
