@@ -130,7 +130,10 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     const taken = await expiryWaiter;
     // Woken when the lease ended, long before its own wait time would have run out.
     expect(performance.now() - started).toBeLessThan(10_000);
-    expect(leased.signal.aborted).toBe(true);
+    // Told at the lease's end. Redis ends the lease by the wall clock the acquisition sent, the
+    // holder's timer by the monotonic clock, and they may differ by a millisecond: the other
+    // client's attempt can land first (seen once in CI, on GLIDE). The hammer allows 5 ms for it.
+    expect(await eventually(() => leased.signal.aborted, 50, 1)).toBe(true);
     expect(await semaphore.availablePermits()).toBe(0);
     await taken.release();
     noChannels(a, b);
