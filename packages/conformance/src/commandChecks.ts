@@ -7,13 +7,14 @@ import { expect } from 'vitest';
 /** Both publish commands a context can carry. */
 export const PUBLISH_COMMANDS: readonly PublishCommand[] = ['publish', 'spublish'];
 
-/** A fixed clock and latch TTL, so that expected ARGV can be written out. */
+/** A fixed clock, record TTL and deadline, so that expected ARGV can be written out. */
 export const COMMAND_NOW = 1_700_000_000_000;
 export const COMMAND_LATCH_TTL = 20_000;
+export const COMMAND_DEADLINE = 1_700_000_010_000;
 
 /** The context a command's arguments are built with in the unit tests. */
 export function commandContext(publish: PublishCommand): CommandContext {
-  return { publish, unlockLatchTtl: COMMAND_LATCH_TTL, now: COMMAND_NOW };
+  return { publish, recordTtl: COMMAND_LATCH_TTL, now: COMMAND_NOW, deadline: COMMAND_DEADLINE };
 }
 
 /** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */

@@ -27,4 +27,5 @@ export type { LockHost } from './runtime/LockRuntime.js';
 export { Lock } from './lock/Lock.js';
 export { LockBase } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
+export type { ForceUnlockOptions } from './lock/ForceUnlockOptions.js';
 export { HeldLock } from './lock/HeldLock.js';

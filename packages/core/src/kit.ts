@@ -32,7 +32,10 @@ export { call, defineCommand, type Call, type Command, type CommandContext, type
 export { coreLua } from './scripts/coreScripts.js';
 export { lockCommands } from './commands/lockCommands.js';
 export { renewBatchCommand, type RenewBatchInput, type RenewCommand } from './commands/renewBatch.js';
-export type { HandOffInput, HoldInput, LeasedHoldInput, LockInput, OwnerHold } from './commands/inputs.js';
+export type { ExtendInput, ForceReleaseInput, HandOffInput, HoldInput, LeasedHoldInput, LockInput, OwnerHold } from './commands/inputs.js';
+export { holderArguments } from './commands/lockForceRelease.js';
+export { decodeHash } from './commands/lockHolders.js';
+export { requestNumber } from './commands/requestNumber.js';
 export type { LockStateInput } from './commands/lockState.js';
 export {
   decodeDone,
@@ -52,7 +55,7 @@ export {
 export { UNLOCK_MESSAGE } from './commands/messages.js';
 
 // Keys, owners and argument checks shared by every kind.
-export { holdMarkersKey, lockChannelName, ownerField, prefixedName, unlockLatchKey } from './keys/lockKeys.js';
+export { holdMarkersKey, lockChannelName, ownerField, prefixedName, requestRecordKey } from './keys/lockKeys.js';
 export { hashSlot } from './keys/hashSlot.js';
 export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireOptions.js';
 export { releaseAfter } from './lock/releaseAfter.js';

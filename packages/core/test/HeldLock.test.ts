@@ -350,4 +350,61 @@ describe('HeldLock', () => {
     await releaseAnswered(held, hold);
     expect(() => checkOwnerInUse(owner, 'owner')).toThrow(InvalidArgumentError);
   });
+  describe('an outcome it never learned is taken as the worse one (issue 30)', () => {
+    it('a shortening extend that failed ends the lease at the earlier end: the new lease from its send', async () => {
+      const { held, hold } = holdLock({ lease: 20_000 });
+      await vi.advanceTimersByTimeAsync(100);
+      const extending = held.extend(800);
+      await vi.advanceTimersByTimeAsync(300);
+      hold.extensions.fail(new RedisUnavailableError('no reply'));
+      await expect(extending).rejects.toBeInstanceOf(RedisUnavailableError);
+      await vi.advanceTimersByTimeAsync(800 - 300 - 1);
+      expect(held.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+      expect(held.leaseTime).toBe(800);
+    });
+
+    it('a lengthening extend that failed keeps the old, earlier end', async () => {
+      const { held, hold } = holdLock({ lease: LEASE });
+      const extending = held.extend(20_000);
+      hold.extensions.fail(new RedisUnavailableError('no reply'));
+      await expect(extending).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(held.leaseTime).toBe(LEASE);
+      await vi.advanceTimersByTimeAsync(LEASE);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    });
+
+    it('a failed extend of a renewed hold ends renewal: the extend may have fixed the lease', async () => {
+      const { held, hold } = holdLock();
+      const extending = held.extend(20_000);
+      hold.extensions.fail(new RedisUnavailableError('no reply'));
+      await expect(extending).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(registration(hold).cancelled).toBe(true);
+      expect(held.leaseTime).toBe(20_000);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    });
+
+    it('a failed release aborts the signal: it may have freed the lock for another holder', async () => {
+      const { held, hold } = holdLock();
+      const failing = held.release();
+      hold.releases.fail(new RedisUnavailableError('no reply'));
+      await expect(failing).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+    });
+
+    it('sends extends one after another, each once the one before settled, so the last sent wins', async () => {
+      const { held, hold } = holdLock({ lease: LEASE });
+      const first = held.extend(5_000);
+      const second = held.extend(9_000);
+      expect(hold.log.filter((entry) => entry.startsWith('extend'))).toEqual(['extend 5000']);
+      hold.extensions.fail(new RedisUnavailableError('no reply'));
+      await expect(first).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(hold.log.filter((entry) => entry.startsWith('extend'))).toEqual(['extend 5000', 'extend 9000']);
+      hold.extensions.answer(true);
+      await second;
+      expect(held.leaseTime).toBe(9_000);
+    });
+  });
 });

@@ -57,9 +57,10 @@ describe('RenewalScheduler', () => {
     batches.length = 0;
     failures.length = 0;
     const runner = new ScriptRunner(fakeExecutor(calls), 60_000);
-    // Renewal commands use no publish command, latch or clock from the context.
+    // Renewal commands use no publish command, record TTL or clock from the context; the fake
+    // executor ignores the deadline.
     const run = async (batch: Call<boolean[]>) =>
-      batch.decode(await runner.run(batch.script, batch.keys, batch.args({ publish: 'publish', unlockLatchTtl: 0, now: 0 })));
+      batch.decode(await runner.run(batch.script, batch.keys, batch.args({ publish: 'publish', recordTtl: 0, now: 0, deadline: 0 })));
     scheduler = new RenewalScheduler(run, {
       lease: LEASE,
       isCluster: false,
@@ -79,7 +80,7 @@ describe('RenewalScheduler', () => {
     await vi.advanceTimersByTimeAsync(LEASE / 3);
     expect(calls).toHaveLength(1);
     expect(calls[0]?.keys).toEqual(['a', 'a']);
-    expect(calls[0]?.args).toEqual([LEASE, 'client:h1', 'h1', 'client:h2', 'h2']);
+    expect(calls[0]?.args).toEqual([LEASE, 0, 'client:h1', 'h1', 'client:h2', 'h2']);
   });
 
   it('tells only the hold that is gone, and keeps renewing the other hold of the same owner', async () => {
@@ -93,7 +94,7 @@ describe('RenewalScheduler', () => {
     expect(lost).toEqual(['h1']);
     expect(scheduler.size).toBe(1);
     await vi.advanceTimersByTimeAsync(LEASE / 3);
-    expect(calls[1]?.args).toEqual([LEASE, 'client:h2', 'h2']);
+    expect(calls[1]?.args).toEqual([LEASE, 0, 'client:h2', 'h2']);
   });
 
   it('reports each batch: how many holds it asked for, how many were gone, how long it took; and a batch that failed', async () => {

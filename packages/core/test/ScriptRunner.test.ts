@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandArguments, Executor, ScriptArgument } from '../src/executor/Executor.js';
+import { RedisUnavailableError } from '../src/errors/LockError.js';
 import { defineScript } from '../src/scripts/Script.js';
 import { ScriptRunner } from '../src/scripts/ScriptRunner.js';
 
@@ -60,4 +61,18 @@ describe('ScriptRunner', () => {
     await runner.run(script, ['{y}a'], []);
     expect(server.sent).toEqual(['EVAL {x}a', 'EVALSHA {x}b', 'EVAL {y}a']);
   });
+
+  it('turns a refusal as late into RedisUnavailableError (outcome unknown) and says which key it was about', async () => {
+    const refusing: Executor = {
+      ...fakeServer(false).executor,
+      eval: () => Promise.reject(new Error('DEADBOLT_LATE 1700000000500 1700000000000 script: abc, on @user_script:9.')),
+    };
+    const late: string[] = [];
+    const runner = new ScriptRunner(refusing, 1_000, (key) => late.push(key));
+    const refused = runner.run(script, ['orders'], []);
+    await expect(refused).rejects.toBeInstanceOf(RedisUnavailableError);
+    await expect(refused).rejects.toThrow(/500 ms after its deadline.*outcome is unknown/);
+    expect(late).toEqual(['orders']);
+  });
 });
+

@@ -1,11 +1,13 @@
 // The reentrant lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
 import { describe, expect, it } from 'vitest';
-import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '../../conformance/src/commandChecks.js';
+import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '../../conformance/src/commandChecks.js';
 import { lockAcquire } from '../src/commands/lockAcquire.js';
 import { lockCommands } from '../src/commands/lockCommands.js';
 import { lockExtend } from '../src/commands/lockExtend.js';
-import { lockForceRelease } from '../src/commands/lockForceRelease.js';
+import { holderArguments, lockForceRelease } from '../src/commands/lockForceRelease.js';
+import { decodeHash, lockHolders } from '../src/commands/lockHolders.js';
+import { requestNumber } from '../src/commands/requestNumber.js';
 import { lockHandOff } from '../src/commands/lockHandOff.js';
 import { lockRelease } from '../src/commands/lockRelease.js';
 import { lockState } from '../src/commands/lockState.js';
@@ -14,19 +16,17 @@ import { lockRenew, renewBatchCommand } from '../src/commands/renewBatch.js';
 import { decodeDone, decodeHandOff, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, HANDOFF_RELEASED, handOffNotPassed, heldByOther } from '../src/commands/replies.js';
 import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
-import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../src/keys/lockKeys.js';
+import { holdMarkersKey, lockChannelName, requestRecordKey } from '../src/keys/lockKeys.js';
 import { coreScripts } from '../src/scripts/coreScripts.js';
 import acquireLua from '../src/scripts/lua/lock-acquire.lua';
 import extendLua from '../src/scripts/lua/lock-extend.lua';
 import forceReleaseLua from '../src/scripts/lua/lock-force-release.lua';
+import holdersLua from '../src/scripts/lua/lock-holders.lua';
 import handOffLua from '../src/scripts/lua/lock-handoff.lua';
 import releaseLua from '../src/scripts/lua/lock-release.lua';
 import renewLua from '../src/scripts/lua/lock-renew.lua';
 import stateLua from '../src/scripts/lua/lock-state.lua';
 import serverVersionLua from '../src/scripts/lua/server-version.lua';
-
-
-
 
 const hold = { name: 'orders', field: 'client-1:owner-7', hold: 'inst-1:3' } as const;
 const tagged = { ...hold, name: 'tenant:{7}:orders' } as const;
@@ -34,46 +34,47 @@ const leased = { ...hold, lease: 30_000 } as const;
 
 describe('key helpers', () => {
   it.each([
-    ['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3'],
-    ['tenant:{7}:orders', 'redisson_lock__channel:tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'redisson_unlock_latch:tenant:{7}:orders:inst-1:3'],
+    ['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3'],
+    ['tenant:{7}:orders', 'redisson_lock__channel:tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3'],
   ])('derive the keys of %s in its slot', (name, channel, markers, latch) => {
-    expect([lockChannelName(name), holdMarkersKey(name), unlockLatchKey(name, 'inst-1:3')]).toEqual([channel, markers, latch]);
+    expect([lockChannelName(name), holdMarkersKey(name), requestRecordKey(name, 'inst-1:3')]).toEqual([channel, markers, latch]);
   });
 });
 
 describe('lockAcquire (lock-acquire.lua)', () => {
   it('runs core/lock-acquire', () => expectScript(lockAcquire, 'core/lock-acquire', acquireLua, leased));
 
-  it('KEYS: the lock, its hold markers', () => {
-    expect(lockAcquire.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}']);
-    expect(lockAcquire.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+  it("KEYS: the lock, its hold markers, the attempt's request record", () => {
+    expect(lockAcquire.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
+    expect(lockAcquire.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
   });
 
-  it('ARGV: lease, owner field, hold id', () => {
-    expect(lockAcquire.args(leased, commandContext('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
+  it('ARGV: lease, owner field, hold id, deadline', () => {
+    expect(lockAcquire.args(leased, commandContext('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3', COMMAND_DEADLINE]);
   });
 
   it.each([
     [null, { status: 'taken', grant: null }],
     [1234, { status: 'heldByOther', ttl: 1234 }],
     [-1, { status: 'heldByOther', ttl: Infinity }],
+    [0, { status: 'heldByOther', ttl: 0 }],
   ])('decodes %j', (reply, decoded) => expect(lockAcquire.decode(reply)).toEqual(decoded));
 });
 
 describe('lockRelease (lock-release.lua)', () => {
   it('runs core/lock-release', () => expectScript(lockRelease, 'core/lock-release', releaseLua, hold));
 
-  it('KEYS: the lock, its channel, this release latch, its hold markers', () => {
-    expect(lockRelease.keys(hold)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+  it("KEYS: the lock, its channel, the acquisition's request record, its hold markers", () => {
+    expect(lockRelease.keys(hold)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
     expect(lockRelease.keys(tagged)).toEqual([
       'tenant:{7}:orders',
       'redisson_lock__channel:tenant:{7}:orders',
-      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, owner field, hold id, publish command, latch TTL', (publish) => {
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, owner field, hold id, publish command, record TTL', (publish) => {
     expect(lockRelease.args(hold, commandContext(publish))).toEqual([0, 'client-1:owner-7', 'inst-1:3', publish, COMMAND_LATCH_TTL]);
   });
 
@@ -89,16 +90,16 @@ describe('lockHandOff (lock-handoff.lua)', () => {
 
   it('runs core/lock-handoff', () => expectScript(lockHandOff, 'core/lock-handoff', handOffLua, handOff));
 
-  it("KEYS: the lock, the releasing hold's latch, its hold markers", () => {
-    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+  it("KEYS: the lock, the releasing hold's request record, its hold markers", () => {
+    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
     expect(lockHandOff.keys({ ...handOff, name: 'tenant:{7}:orders' })).toEqual([
       'tenant:{7}:orders',
-      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
     ]);
   });
 
-  it("ARGV: releasing field and hold, receiving field and hold, the receiver's lease, latch TTL", () => {
+  it("ARGV: releasing field and hold, receiving field and hold, the receiver's lease, record TTL", () => {
     expect(lockHandOff.args(handOff, commandContext('publish'))).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 5_000, COMMAND_LATCH_TTL]);
   });
 
@@ -115,19 +116,24 @@ describe('lockHandOff (lock-handoff.lua)', () => {
 });
 
 describe('lockForceRelease (lock-force-release.lua)', () => {
-  it('runs core/lock-force-release', () => expectScript(lockForceRelease, 'core/lock-force-release', forceReleaseLua, { name: 'orders' }));
+  const force = { name: 'orders', request: 'inst-1:9', holders: {} } as const;
+  const seen = { ...force, holders: { 'client-1:owner-7': '2', 'client-2:owner-1': '1' } } as const;
 
-  it('KEYS: the lock, its channel, its hold markers', () => {
-    expect(lockForceRelease.keys({ name: 'orders' })).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}']);
-    expect(lockForceRelease.keys({ name: 'tenant:{7}:orders' })).toEqual([
+  it('runs core/lock-force-release', () => expectScript(lockForceRelease, 'core/lock-force-release', forceReleaseLua, force));
+
+  it("KEYS: the lock, its channel, its hold markers, the request's record", () => {
+    expect(lockForceRelease.keys(force)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:9']);
+    expect(lockForceRelease.keys({ ...force, name: 'tenant:{7}:orders' })).toEqual([
       'tenant:{7}:orders',
       'redisson_lock__channel:tenant:{7}:orders',
       'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:9',
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command', (publish) => {
-    expect(lockForceRelease.args({ name: 'orders' }, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish]);
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command, deadline, then the hash as read', (publish) => {
+    expect(lockForceRelease.args(seen, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish, COMMAND_DEADLINE, 'client-1:owner-7', '2', 'client-2:owner-1', '1']);
+    expect(holderArguments({})).toEqual([]);
     expect(UNLOCK_MESSAGE).toBe(0);
   });
 
@@ -137,16 +143,32 @@ describe('lockForceRelease (lock-force-release.lua)', () => {
   ])('decodes %j as %s', (reply, decoded) => expect(lockForceRelease.decode(reply)).toBe(decoded));
 });
 
-describe('lockExtend (lock-extend.lua)', () => {
-  it('runs core/lock-extend', () => expectScript(lockExtend, 'core/lock-extend', extendLua, leased));
-
-  it('KEYS: the lock, its hold markers', () => {
-    expect(lockExtend.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}']);
-    expect(lockExtend.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+describe('lockHolders (lock-holders.lua)', () => {
+  it('runs core/lock-holders on the lock alone', () => {
+    expectScript(lockHolders, 'core/lock-holders', holdersLua, { name: 'orders' });
+    expect(lockHolders.keys({ name: 'orders' })).toEqual(['orders']);
   });
 
-  it('ARGV: new lease, owner field, hold id', () => {
-    expect(lockExtend.args({ ...leased, lease: 5_000 }, commandContext('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3']);
+  it('decodes the alternating fields and values', () => {
+    expect(lockHolders.decode(['client-1:a', '2', 'mode', 'write'])).toEqual({ 'client-1:a': '2', mode: 'write' });
+    expect(decodeHash([])).toEqual({});
+    expect(decodeHash(null)).toEqual({});
+  });
+});
+
+describe('lockExtend (lock-extend.lua)', () => {
+  const extending = { ...leased, request: 'inst-1:12' } as const;
+
+  it('runs core/lock-extend', () => expectScript(lockExtend, 'core/lock-extend', extendLua, extending));
+
+  it('KEYS: the lock, its hold markers', () => {
+    expect(lockExtend.keys(extending)).toEqual(['orders', 'deadbolt_holds:{orders}']);
+    expect(lockExtend.keys({ ...tagged, lease: 1, request: 'inst-1:12' })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+  });
+
+  it("ARGV: new lease, owner field, hold id, the extend's request number, deadline", () => {
+    expect(lockExtend.args({ ...extending, lease: 5_000 }, commandContext('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3', 12, COMMAND_DEADLINE]);
+    expect(requestNumber('0c1f-uuid:4:1234')).toBe(1234);
   });
 
   it.each([
@@ -189,10 +211,10 @@ describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
     expect(lockRenew.keys(batch)).toEqual(['orders', 'orders', '{orders}:other']);
   });
 
-  it('ARGV: lease, then field and hold id of each key', () => {
-    const expected: ScriptArgument[] = [30_000, 'client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 'client-1:owner-7', 'inst-1:5'];
+  it('ARGV: lease, deadline, then field and hold id of each key', () => {
+    const expected: ScriptArgument[] = [30_000, COMMAND_DEADLINE, 'client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 'client-1:owner-7', 'inst-1:5'];
     expect(lockRenew.args(batch, commandContext('spublish'))).toEqual(expected);
-    expect(lockRenew.args({ lease: 1, holds: [] }, commandContext('publish'))).toEqual([1]);
+    expect(lockRenew.args({ lease: 1, holds: [] }, commandContext('publish'))).toEqual([1, COMMAND_DEADLINE]);
   });
 
   it('decodes 1 renewed, 0 gone per key', () => {
@@ -215,7 +237,7 @@ describe('serverVersion (server-version.lua)', () => {
 
 describe('lockCommands', () => {
   it('names the reentrant lock commands', () => {
-    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, handOff: lockHandOff, forceRelease: lockForceRelease, extend: lockExtend, state: lockState, renew: lockRenew });
+    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, handOff: lockHandOff, forceRelease: lockForceRelease, holders: lockHolders, extend: lockExtend, state: lockState, renew: lockRenew });
   });
 });
 

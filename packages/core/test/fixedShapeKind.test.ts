@@ -8,7 +8,7 @@ import type { LockKind } from '../src/lock/LockKind.js';
 import { lockCommands } from '../src/commands/lockCommands.js';
 import type { Call, CommandContext } from '../src/scripts/Command.js';
 
-const CONTEXT: CommandContext = { publish: 'publish', unlockLatchTtl: 20_000, now: 0 };
+const CONTEXT: CommandContext = { publish: 'publish', recordTtl: 20_000, now: 0, deadline: 10_000 };
 
 // What a call sends: its script, keys and arguments.
 const wire = (call: Call<unknown>) => ({ script: call.script.name, keys: call.keys, args: call.args(CONTEXT) });
@@ -44,8 +44,9 @@ describe('fixedShapeKind', () => {
     const attempt = { field: 'f', hold: 'h', lease: 1, waitTime: 0 };
     expect(wire(kind.acquire(attempt))).toEqual(wire(base.acquire(attempt)));
     expect(wire(kind.release('f', 'h'))).toEqual(wire(base.release('f', 'h')));
-    expect(wire(kind.forceRelease())).toEqual(wire(base.forceRelease()));
-    expect(wire(kind.extend('f', 'h', 5))).toEqual(wire(base.extend('f', 'h', 5)));
+    const force = { request: 'r', holders: { f: '1' } };
+    expect(wire(kind.forceRelease(force))).toEqual(wire(base.forceRelease(force)));
+    expect(wire(kind.extend('f', 'h', 5, 'r:2'))).toEqual(wire(base.extend('f', 'h', 5, 'r:2')));
     expect(wire(kind.state('f'))).toEqual(wire(base.state('f')));
     expect(kind.leave).toBeUndefined();
     expect(kind.backoff).toBeUndefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSlot, lockChannelName, prefixedName, unlockLatchKey } from '../src/kit.js';
+import { hashSlot, lockChannelName, prefixedName, requestRecordKey } from '../src/kit.js';
 
 describe('hashSlot', () => {
   // Values from the Redis Cluster specification and `CLUSTER KEYSLOT`.
@@ -20,7 +20,7 @@ describe("Redisson's key layout", () => {
   it('tags a plain name so its derived keys share its slot', () => {
     expect(lockChannelName('orders')).toBe('redisson_lock__channel:{orders}');
     expect(hashSlot(lockChannelName('orders'))).toBe(hashSlot('{orders}'));
-    expect(unlockLatchKey('orders', 'r1')).toBe('redisson_unlock_latch:{orders}:r1');
+    expect(requestRecordKey('orders', 'r1')).toBe('deadbolt_request:{orders}:r1');
   });
 
   it('keeps a name that has its own tag', () => {

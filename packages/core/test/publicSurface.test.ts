@@ -3,8 +3,9 @@ import ts from 'typescript';
 import { expect, it } from 'vitest';
 
 // Issue 15: the main entry is what applications use and is semver-bound, so it stays small;
-// what lock-kind and adapter authors need lives in `@deadbolt/core/kit`.
-const MAX_MAIN_EXPORTS = 25;
+// what lock-kind and adapter authors need lives in `@deadbolt/core/kit`. (26: issue 30 added
+// ForceUnlockOptions, the options of `forceUnlock`, which the docs site must show.)
+const MAX_MAIN_EXPORTS = 26;
 
 function exportedNames(entry: string): string[] {
   const file = fileURLToPath(new URL(`../src/${entry}`, import.meta.url));

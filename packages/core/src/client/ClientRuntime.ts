@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ServerClock } from '../clock/ServerClock.js';
 import { ClientClosedError, RedisUnavailableError, type LockLostError } from '../errors/LockError.js';
 import { permissionDenied } from '../errors/PermissionDeniedError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
@@ -44,7 +45,8 @@ export class ClientRuntime implements LockRuntime {
   readonly #channels: ChannelHub;
   readonly #renewals: RenewalScheduler;
   readonly #instance = randomUUID();
-  readonly #unlockLatchTtl: number;
+  readonly #recordTtl: number;
+  readonly #clock: ServerClock;
   #nextHold = 0;
   #sharded: Promise<boolean> | undefined;
   // Known once the first publishing command resolved the mode: later calls skip the await.
@@ -60,8 +62,9 @@ export class ClientRuntime implements LockRuntime {
     this.#executor = executor;
     this.clientId = options.clientId;
     this.watchdogTimeout = options.watchdogTimeout;
-    this.#unlockLatchTtl = 2 * options.commandTimeout;
-    this.#runner = new ScriptRunner(executor, options.commandTimeout);
+    this.#recordTtl = 2 * options.commandTimeout;
+    this.#clock = new ServerClock(executor, options.commandTimeout);
+    this.#runner = new ScriptRunner(executor, options.commandTimeout, (key) => this.#clock.relearn(key));
     this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
     this.#eviction = new EvictionGuard(options.evictionPolicy, executor, options.commandTimeout, (risk) => reportEvictionRisk(events, risk));
     this.#renewals = new RenewalScheduler((batch) => this.run(batch), {
@@ -96,11 +99,18 @@ export class ClientRuntime implements LockRuntime {
 
   run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
     const publish = this.#publish;
-    // Once per client: learn the pub/sub mode and check the eviction policy, then run as every
-    // later call does (with evictionPolicy 'throw' and an evicting policy, every call rejects).
-    if (!this.#ready || publish === undefined) return this.#firstUse(command.keys[0] ?? '').then(() => this.run(command, onLateReply));
+    const key = command.keys[0] ?? '';
+    // Once per client: learn the pub/sub mode and the server's clock and check the eviction
+    // policy, then run as every later call does (with evictionPolicy 'throw' and an evicting
+    // policy, every call rejects).
+    if (!this.#ready || publish === undefined) return this.#firstUse(key).then(() => this.run(command, onLateReply));
     // On the hot path of every lock call: no async wrapper, one promise hop for the decode.
-    const context: CommandContext = { publish, unlockLatchTtl: this.#unlockLatchTtl, now: Date.now() };
+    const context: CommandContext = {
+      publish,
+      recordTtl: this.#recordTtl,
+      now: Date.now(),
+      deadline: this.#clock.deadline(this.#options.commandTimeout, key),
+    };
     const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
     return this.#runner.run(command.script, command.keys, command.args(context), late).then(command.decode);
   }
@@ -110,7 +120,7 @@ export class ClientRuntime implements LockRuntime {
   }
 
   async #firstUse(key: string): Promise<void> {
-    await Promise.all([this.publishCommand(), this.#eviction.check(key)]);
+    await Promise.all([this.publishCommand(), this.#eviction.check(key), this.#clock.learn(key)]);
     this.#ready = true;
   }
 

@@ -1,6 +1,6 @@
 import { EvictionRiskError } from '../errors/EvictionRiskError.js';
-import { LockError, RedisUnavailableError } from '../errors/LockError.js';
-import { permissionDenied } from '../errors/PermissionDeniedError.js';
+import { RedisUnavailableError } from '../errors/LockError.js';
+import { askServer } from '../executor/askServer.js';
 import type { Executor } from '../executor/Executor.js';
 
 /** What a client does when the server may evict lock keys: see `LockClientOptions.evictionPolicy`. */
@@ -70,17 +70,6 @@ export class EvictionGuard {
   }
 
   #info(key: string): Promise<unknown> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisUnavailableError(`Redis did not answer INFO memory within ${this.#timeout} ms`)), this.#timeout);
-    });
-    const asked = Promise.resolve()
-      .then(() => this.#executor.command(key, ['INFO', 'memory']))
-      .catch((error: unknown) => {
-        if (error instanceof LockError) throw error;
-        throw permissionDenied(error, { operation: 'INFO memory (the eviction policy check)' }) ??
-          new RedisUnavailableError(`INFO memory failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      });
-    return Promise.race([asked, timedOut]).finally(() => clearTimeout(timer));
+    return askServer(this.#executor, key, ['INFO', 'memory'], this.#timeout, 'INFO memory (the eviction policy check)');
   }
 }

@@ -37,3 +37,23 @@ export interface HandOffInput extends LockInput {
   /** The receiver's lease in milliseconds. */
   readonly lease: number;
 }
+
+/** The input of an extend: a hold, its new lease, and the extend's own request id. */
+export interface ExtendInput extends LeasedHoldInput {
+  /**
+   * This extend's request id, `<instance>:<n>` from the same counter as hold ids: a later extend
+   * of the hold has a higher `n`, so an earlier one that arrives after it changes nothing.
+   */
+  readonly request: string;
+}
+
+/** The input of a force-release: the lock, the request's id, and the lock hash as read. */
+export interface ForceReleaseInput extends LockInput {
+  /** This request's id, `<instance>:<n>`: its record makes a copy answer the first outcome. */
+  readonly request: string;
+  /**
+   * The lock hash (field -> value) as read when the operator asked: the lock is deleted only while
+   * it still is exactly that.
+   */
+  readonly holders: Readonly<Record<string, string>>;
+}

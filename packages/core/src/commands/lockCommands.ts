@@ -2,6 +2,7 @@ import { lockAcquire } from './lockAcquire.js';
 import { lockExtend } from './lockExtend.js';
 import { lockForceRelease } from './lockForceRelease.js';
 import { lockHandOff } from './lockHandOff.js';
+import { lockHolders } from './lockHolders.js';
 import { lockRelease } from './lockRelease.js';
 import { lockRenew } from './renewBatch.js';
 import { lockState } from './lockState.js';
@@ -15,6 +16,7 @@ export const lockCommands = {
   release: lockRelease,
   handOff: lockHandOff,
   forceRelease: lockForceRelease,
+  holders: lockHolders,
   extend: lockExtend,
   state: lockState,
   renew: lockRenew,

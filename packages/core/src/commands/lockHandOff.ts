@@ -1,4 +1,4 @@
-import { holdMarkersKey, unlockLatchKey } from '../keys/lockKeys.js';
+import { holdMarkersKey, requestRecordKey } from '../keys/lockKeys.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import { defineCommand } from '../scripts/Command.js';
 import type { HandOffInput } from './inputs.js';
@@ -10,7 +10,7 @@ import { decodeHandOff, type HandOffReply } from './replies.js';
  */
 export const lockHandOff = defineCommand<HandOffInput, HandOffReply<null>>({
   script: coreScripts.handOff,
-  keys: ({ name, from }) => [name, unlockLatchKey(name, from.hold), holdMarkersKey(name)],
-  args: ({ from, to, lease }, { unlockLatchTtl }) => [from.field, from.hold, to.field, to.hold, lease, unlockLatchTtl],
+  keys: ({ name, from }) => [name, requestRecordKey(name, from.hold), holdMarkersKey(name)],
+  args: ({ from, to, lease }, { recordTtl }) => [from.field, from.hold, to.field, to.hold, lease, recordTtl],
   decode: decodeHandOff,
 });

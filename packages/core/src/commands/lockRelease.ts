@@ -1,4 +1,4 @@
-import { holdMarkersKey, lockChannelName, unlockLatchKey } from '../keys/lockKeys.js';
+import { holdMarkersKey, lockChannelName, requestRecordKey } from '../keys/lockKeys.js';
 import { coreScripts } from '../scripts/coreScripts.js';
 import { defineCommand } from '../scripts/Command.js';
 import type { HoldInput } from './inputs.js';
@@ -8,7 +8,7 @@ import { decodeRelease, type ReleaseReply } from './replies.js';
 /** Releases one hold of a reentrant lock; the last wakes one waiter (`lock-release.lua`). */
 export const lockRelease = defineCommand<HoldInput, ReleaseReply>({
   script: coreScripts.release,
-  keys: ({ name, hold }) => [name, lockChannelName(name), unlockLatchKey(name, hold), holdMarkersKey(name)],
-  args: ({ field, hold }, { publish, unlockLatchTtl }) => [UNLOCK_MESSAGE, field, hold, publish, unlockLatchTtl],
+  keys: ({ name, hold }) => [name, lockChannelName(name), requestRecordKey(name, hold), holdMarkersKey(name)],
+  args: ({ field, hold }, { publish, recordTtl }) => [UNLOCK_MESSAGE, field, hold, publish, recordTtl],
   decode: decodeRelease,
 });

@@ -15,15 +15,16 @@ export interface RenewBatchInput {
 export type RenewCommand = Command<RenewBatchInput, boolean[]>;
 
 /**
- * The command over a batch renewal script: KEYS are the holds' locks, ARGV[1] the lease, ARGV[2i]
- * and ARGV[2i+1] the field and hold id for KEYS[i]; the reply is 1 (renewed) or 0 (gone) per key.
+ * The command over a batch renewal script: KEYS are the holds' locks, ARGV[1] the lease, ARGV[2]
+ * the renewal's deadline, ARGV[2i+1] and ARGV[2i+2] the field and hold id for KEYS[i]; the reply
+ * is 1 (renewed) or 0 (gone) per key.
  * Scripts written over `coreLua.renewBatch` take exactly this.
  */
 export function renewBatchCommand(script: Script): RenewCommand {
   return defineCommand<RenewBatchInput, boolean[]>({
     script,
     keys: ({ holds }) => holds.map((hold) => hold.name),
-    args: ({ lease, holds }) => [lease, ...holds.flatMap((hold) => [hold.field, hold.hold])],
+    args: ({ lease, holds }, { deadline }) => [lease, deadline, ...holds.flatMap((hold) => [hold.field, hold.hold])],
     decode: (reply) => (Array.isArray(reply) ? reply.map((renewed) => Number(renewed) === 1) : []),
   });
 }

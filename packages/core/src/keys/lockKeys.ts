@@ -18,12 +18,14 @@ export function lockChannelName(name: string): string {
 }
 
 /**
- * The latch that remembers the outcome of the release of hold `hold` for a short while, so that a
- * release the driver re-sends after a reconnect returns the first outcome instead of "not held".
- * (Running it twice is harmless at any delay: the hold markers see to that.)
+ * The record of one request about a lock, `deadbolt_request:{name}:<id>`: an acquisition's (by its
+ * hold id) first says that it ran, so that a copy of it counts once, then what its release did;
+ * another state-changing request's (by its own id) says that it ran, and its outcome. Every
+ * record lives only until its request's deadline or a little longer (see the Lua fragments
+ * request-deadline.lua and release-once.lua).
  */
-export function unlockLatchKey(name: string, hold: string): string {
-  return `${prefixedName('redisson_unlock_latch', name)}:${hold}`;
+export function requestRecordKey(name: string, id: string): string {
+  return `${prefixedName('deadbolt_request', name)}:${id}`;
 }
 
 /**

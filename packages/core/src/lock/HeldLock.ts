@@ -1,4 +1,4 @@
-import { LockLostError, LockNotHeldError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
+import { LockLostError, LockNotHeldError, RedisUnavailableError, type InvalidArgumentError } from '../errors/LockError.js';
 import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { checkDuration } from '../options/validate.js';
 import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
@@ -28,7 +28,11 @@ export interface HoldDescription {
    * Called again on a retry; a repeat is harmless.
    */
   release(): Promise<boolean>;
-  /** Sets a lease of `leaseTime` ms from now on this hold; resolves `false` when it did not stand. */
+  /**
+   * Sets a lease of `leaseTime` ms from now on this hold; resolves `false` when it did not stand.
+   * Each call is a new request: one sent later wins over one sent earlier, whatever the order in
+   * which they reach Redis.
+   */
   extend(leaseTime: number): Promise<boolean>;
   /**
    * Tells the client the hold was lost in a way only the held lock sees: its fixed lease ran out
@@ -67,6 +71,10 @@ export class HeldLock implements AsyncDisposable {
   #leaseTime: number | undefined;
   #renewal: Renewal | undefined;
   #leaseTimer: NodeJS.Timeout | undefined;
+  // When the fixed lease ends on the monotonic clock; undefined while the watchdog renews.
+  #leaseEnd: number | undefined;
+  // The last extend in flight, settled either way: the next one waits for it.
+  #extending: Promise<unknown> | undefined;
   #released = false;
   // Set once a release starts: from then on nothing may extend or renew the lease.
   #releasing = false;
@@ -111,15 +119,25 @@ export class HeldLock implements AsyncDisposable {
    * @throws {@link LockNotHeldError} when already released, or when the lock was lost (its lease
    *   ran out or it was force-unlocked): nothing was changed in Redis.
    * @throws {@link RedisUnavailableError} when Redis could not be reached (or another failure of the
-   *   call); calling again is safe.
+   *   call); calling again is safe. The release may have run, so the signal aborts: the lock may
+   *   be another's already.
    */
   async release(): Promise<void> {
     if (this.#released) throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
     this.#releasing = true;
     this.#stopKeepingAlive();
-    // A failed call changed nothing we know of, so the hold stays releasable: a retry names the
-    // same hold, whose marker makes it harmless if the first call did run.
-    const held = await this.#hold.release();
+    // A failed call may have run, so the hold is taken as gone; it stays releasable: a retry names
+    // the same hold, whose marker makes it harmless if the first call did run.
+    let held: boolean;
+    try {
+      held = await this.#hold.release();
+    } catch (error) {
+      // Its owner stays joinable: the hold may still be released by a retry.
+      if (error instanceof RedisUnavailableError) {
+        this.#controller.abort(new LockLostError(`The release of lock "${this.name}" may have run: its outcome is unknown`, { lockName: this.name, cause: error }));
+      }
+      throw error;
+    }
     this.#released = true;
     this.#endOwnerUse();
     if (!held) {
@@ -143,16 +161,37 @@ export class HeldLock implements AsyncDisposable {
    * @throws {@link InvalidArgumentError} when `leaseTime` is not a positive finite number
    * @throws {@link LockNotHeldError} when released already or when the lock was lost (its signal
    *   aborts then, if it had not yet)
-   * @throws {@link RedisUnavailableError} when Redis could not be reached; the lease is unchanged
-   *   as far as we know, and the hold keeps its old lease or renewal
+   * @throws {@link RedisUnavailableError} when Redis could not be reached, or did not answer in
+   *   time. The extend may have run, so the hold takes the worse of the two leases: it ends
+   *   `leaseTime` after the call (renewal stops) unless its old lease ends sooner, and the signal
+   *   aborts then. A later extend that succeeds sets the lease as usual.
    */
   async extend(leaseTime: number): Promise<void> {
     const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
+    // Sent at once when no other extend is in flight, else after the one before settles.
+    const before = this.#extending;
+    const extending = before ? before.then(() => this.#extendNow(lease)) : this.#extendNow(lease);
+    const settled = extending.catch(() => undefined);
+    this.#extending = settled;
+    try {
+      return await extending;
+    } finally {
+      if (this.#extending === settled) this.#extending = undefined;
+    }
+  }
+
+  async #extendNow(lease: number): Promise<void> {
     if (this.#releasing || this.signal.aborted) {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
     }
     const sentAt = performance.now();
-    const extended = await this.#hold.extend(lease);
+    let extended: boolean;
+    try {
+      extended = await this.#hold.extend(lease);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError && !this.#releasing && !this.signal.aborted) this.#assumeExtended(lease, sentAt);
+      throw error;
+    }
     // Released while the call was in flight: the release won, whatever the reply says.
     if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
     // Told it was lost while the call was in flight (the watchdog could not renew in time): that
@@ -175,8 +214,17 @@ export class HeldLock implements AsyncDisposable {
     if (!this.#released) await this.release();
   }
 
+  // An extend whose outcome is unknown may have set `lease` from `sentAt` (a renewal would then
+  // leave it alone): the hold keeps whichever lease ends first.
+  #assumeExtended(lease: number, sentAt: number): void {
+    if (this.#leaseEnd !== undefined && this.#leaseEnd <= sentAt + lease) return;
+    this.#stopKeepingAlive();
+    this.#startLease(lease, sentAt);
+  }
+
   #startLease(leaseTime: number, from: number): void {
     this.#leaseTime = leaseTime;
+    this.#leaseEnd = from + leaseTime;
     if (this.#hold.guardLease) {
       this.#renewal = this.#hold.keepAlive(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
     }

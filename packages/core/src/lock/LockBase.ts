@@ -1,5 +1,7 @@
 import { InvalidArgumentError, LockWaitTimeoutError, RedisUnavailableError } from '../errors/LockError.js';
+import { lockHolders } from '../commands/lockHolders.js';
 import type { AcquireReply, LockState } from '../commands/replies.js';
+import { call } from '../scripts/Command.js';
 import { HandoffReceiver, type Passed, type ReceivingLock } from '../handoff/HandoffReceiver.js';
 import type { HandoffStreak } from '../handoff/LocalHandoffs.js';
 import { ownerField } from '../keys/lockKeys.js';
@@ -7,6 +9,7 @@ import { checkFunction, checkLockName, checkOwner } from '../options/validate.js
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
 import { lockRuntime, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
+import { checkForceUnlockOptions, type ForceUnlockOptions } from './ForceUnlockOptions.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
 import { acquisitionReport, type AcquisitionReport } from './acquisitionReport.js';
 import { ATTEMPT_ALONE, type UnkeptHold } from './attemptAlone.js';
@@ -105,14 +108,23 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   /**
    * Deletes the lock whoever holds it and wakes waiters as a release does. Holders learn it at
-   * their next renewal or release. A kind may narrow what it deletes (a read-write lock's halves
-   * delete only a lock held in their own mode).
+   * their next renewal or release. It frees exactly the holds there were when asked: the lock's
+   * hash is read first (or taken from `options.holders`, what an operator was shown), and deleted
+   * only while it is still that, so a lock released and taken by someone else in between stays
+   * with its new holder; a copy of the request that arrives late, or twice, frees nothing. A kind
+   * may narrow what it deletes (a read-write lock's halves delete only a lock held in their own
+   * mode).
    *
-   * @returns `true` when there was a lock to delete
+   * @returns `true` when the lock was deleted; `false` when nobody held it, or it changed
+   * @throws {@link RedisUnavailableError} when Redis could not be reached: the lock may or may not
+   *   have been deleted
    */
-  async forceUnlock(): Promise<boolean> {
-    this.#runtime.assertOpen();
-    return this.#runtime.run(this.#kind.forceRelease());
+  async forceUnlock(options?: ForceUnlockOptions): Promise<boolean> {
+    const runtime = this.#runtime;
+    runtime.assertOpen();
+    const holders = checkForceUnlockOptions(options).holders ?? (await runtime.run(call(lockHolders, { name: this.name })));
+    if (Object.keys(holders).length === 0) return false;
+    return runtime.run(this.#kind.forceRelease({ request: runtime.newHoldId(), holders }));
   }
 
   /** Whether anyone holds the lock. */
@@ -326,7 +338,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
           return released;
         });
       },
-      extend: (lease) => runtime.run(kind.extend(field, hold, lease)),
+      extend: (lease) => runtime.run(kind.extend(field, hold, lease, runtime.newHoldId())),
       reportLost: (error) => {
         if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: this.name, field: this.#holdField(field), error });
       },

@@ -1,4 +1,4 @@
-import type { HandOffInput } from '../commands/inputs.js';
+import type { ForceReleaseInput, HandOffInput } from '../commands/inputs.js';
 import type { RenewCommand } from '../commands/renewBatch.js';
 import type { AcquireReply, HandOffReply, LockState, ReleaseReply } from '../commands/replies.js';
 import type { Call, Command } from '../scripts/Command.js';
@@ -44,13 +44,23 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   acquire(attempt: AttemptContext): Call<AcquireReply<Grant>>;
   /**
    * Releases the hold `hold` of `field`. Run again with the same hold after a failure: the hold's
-   * markers and unlock latch make a repeat harmless.
+   * markers and request record make a repeat harmless. Also gives back an attempt whose outcome
+   * was not learned: its record then stays claimed, so the attempt, if it arrives later, takes
+   * nothing.
    */
   release(field: string, hold: string): Call<ReleaseReply>;
-  /** Deletes the lock whoever holds it and wakes waiters; `true` when there was one to delete. */
-  forceRelease(): Call<boolean>;
-  /** Sets a lease of `lease` ms from now on the hold `hold` of `field`; `false` when it does not stand. */
-  extend(field: string, hold: string, lease: number): Call<boolean>;
+  /**
+   * Deletes the lock if its hash is still `input.holders` (as read when asked), whoever holds it,
+   * and wakes waiters; `true` when it was deleted. Once per `input.request`, never past its
+   * deadline.
+   */
+  forceRelease(input: Omit<ForceReleaseInput, 'name'>): Call<boolean>;
+  /**
+   * Sets a lease of `lease` ms from now on the hold `hold` of `field`; `false` when it does not
+   * stand. `request` is the extend's own id: an earlier extend of the hold that arrives after it
+   * changes nothing.
+   */
+  extend(field: string, hold: string, lease: number, request: string): Call<boolean>;
   /** Reads the lock's TTL and the hold count of `holdField` (`''` for none), for the queries. */
   state(holdField: string): Call<LockState>;
   /**

@@ -9,12 +9,21 @@ export interface CommandContext {
   /** `spublish` when lock channels use sharded pub/sub, else `publish`. */
   readonly publish: PublishCommand;
   /**
-   * How long an unlock latch remembers a release's outcome, in milliseconds: twice the client's
-   * `commandTimeout`, so that a release the driver re-sends after a timeout gets the first outcome.
+   * How long a record kept on behalf of another request lives, in milliseconds: twice the client's
+   * `commandTimeout`. A release keeps its outcome, and the fact that the acquisition it names is
+   * over, that long in the acquisition's request record, longer than that acquisition can still
+   * arrive (see `release-once.lua`).
    */
-  readonly unlockLatchTtl: number;
+  readonly recordTtl: number;
   /** The wall-clock time (`Date.now()`), for scripts that store deadlines as Redisson does. */
   readonly now: number;
+  /**
+   * This request's deadline on the server's clock, in milliseconds: the client's estimate of the
+   * server's time at the send (erring late) plus `commandTimeout`. A script that could take,
+   * count or lengthen something refuses to run past it (`request-deadline.lua`), so a copy the
+   * driver re-sends, or the network delivers, later than that is harmless.
+   */
+  readonly deadline: number;
 }
 
 /**

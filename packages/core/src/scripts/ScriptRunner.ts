@@ -6,6 +6,8 @@ import type { Script } from './Script.js';
 
 // Server replies that mean the script or its data is wrong, not that Redis is unreachable.
 const REJECTION = /^(ERR|WRONGTYPE|CROSSSLOT|NOPERM|NOSCRIPT)\b/;
+// What request-deadline.lua raises when a request reaches Redis after its deadline.
+const REFUSED_AS_LATE = /\bDEADBOLT_LATE (\d+) (\d+)/;
 
 /**
  * Runs registered scripts through an executor: in full (EVAL) until the server is known to hold a
@@ -17,16 +19,24 @@ export class ScriptRunner {
   readonly #executor: Executor;
   readonly #commandTimeout: number;
   readonly #loaded: LoadedScripts;
+  readonly #onRefusedAsLate: (key: string) => void;
 
-  constructor(executor: Executor, commandTimeout: number) {
+  /**
+   * @param onRefusedAsLate - told when Redis refused a request as past its deadline, with the
+   *   request's first key: the client's estimate of the server's clock may be off
+   */
+  constructor(executor: Executor, commandTimeout: number, onRefusedAsLate: (key: string) => void = () => undefined) {
     this.#executor = executor;
     this.#commandTimeout = commandTimeout;
     this.#loaded = new LoadedScripts(executor.isCluster);
+    this.#onRefusedAsLate = onRefusedAsLate;
   }
 
   /**
    * Runs `script`. Rejects with {@link RedisUnavailableError} when Redis cannot be reached or does
-   * not answer within `commandTimeout`, and with {@link LockError} when Redis rejects the script.
+   * not answer within `commandTimeout`, or refused the request as past its deadline (a copy of it
+   * may have run before: the outcome is unknown either way), and with {@link LockError} when Redis
+   * rejects the script.
    *
    * A call that timed out may still run later (drivers queue commands while disconnected); its
    * reply then goes to `onLateReply`, so that a caller can undo an acquisition nobody waits for.
@@ -53,7 +63,11 @@ export class ScriptRunner {
       };
       const failed = (error: unknown) => {
         clearTimeout(timer);
-        if (!timedOut) reject(classify(error, script, keys));
+        const late = REFUSED_AS_LATE.exec(messageOf(error));
+        if (late !== null) this.#onRefusedAsLate(keys[0] ?? '');
+        if (timedOut) return;
+        if (late === null) reject(classify(error, script, keys));
+        else reject(refusedAsLate(script, keys, Number(late[1]), Number(late[2]), error));
       };
       const inFull = () => send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
       const missing = (error: unknown) => {
@@ -74,6 +88,11 @@ function send(call: () => Promise<unknown>): Promise<unknown> {
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+function refusedAsLate(script: Script, keys: readonly string[], at: number, deadline: number, cause: unknown): RedisUnavailableError {
+  const message = `${script.name} reached Redis ${at - deadline} ms after its deadline and was refused; a copy of it may have run before, so its outcome is unknown`;
+  return new RedisUnavailableError(message, { lockName: keys[0], cause });
 }
 
 function classify(error: unknown, script: Script, keys: readonly string[]): LockError {

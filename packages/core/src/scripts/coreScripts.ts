@@ -4,65 +4,83 @@ import extend from './lua/lock-extend.lua';
 import forceRelease from './lua/lock-force-release.lua';
 import handOff from './lua/lock-handoff.lua';
 import holdOnly from './lua/lock-hold.lua';
-import holdMarkers from './lua/hold-markers.lua';
+import holders from './lua/lock-holders.lua';
+import holdMarkersOnly from './lua/hold-markers.lua';
 import passHoldOnly from './lua/pass-hold.lua';
 import release from './lua/lock-release.lua';
 import releaseHoldOnly from './lua/release-hold.lua';
+import releaseOnceOnly from './lua/release-once.lua';
 import renew from './lua/lock-renew.lua';
-import renewBatch from './lua/renew-batch.lua';
+import renewBatchOnly from './lua/renew-batch.lua';
+import requestDeadline from './lua/request-deadline.lua';
+import sameHoldersOnly from './lua/same-holders.lua';
 import state from './lua/lock-state.lua';
 import serverVersion from './lua/server-version.lua';
-import unlockLatch from './lua/unlock-latch.lua';
 
-// add_hold() and release_hold() are written over the hold markers (and release_hold() over
-// with_unlock_latch()); each fragment carries what it needs.
+// Each fragment carries the fragments it is written over, so that a script prepends one.
+const holdMarkers = `${requestDeadline}\n${holdMarkersOnly}`;
+const releaseOnce = `${requestDeadline}\n${releaseOnceOnly}`;
 const hold = `${holdMarkers}\n${holdOnly}`;
-const releaseHold = `${unlockLatch}\n${holdMarkers}\n${releaseHoldOnly}`;
+const releaseHold = `${holdMarkers}\n${releaseOnceOnly}\n${releaseHoldOnly}`;
 const passHold = `${releaseHold}\n${holdOnly}\n${passHoldOnly}`;
+const renewBatch = `${holdMarkers}\n${renewBatchOnly}`;
+const sameHolders = `${requestDeadline}\n${sameHoldersOnly}`;
 
 /**
  * Lua fragments that lock kinds in other packages prepend to their own scripts, so that logic
- * every kind shares is written once. Each fragment's header says what it defines.
+ * every kind shares is written once. Each fragment's header says what it defines; each carries
+ * the fragments it is written over, so a script prepends exactly one.
  */
 export const coreLua = {
   /**
-   * Defines the hold markers that make a re-sent request count once (`extend_to`, `markers_of`,
-   * `is_marked`, `mark`, `unmark`, `keep_markers`, `forget_marks_of`). Already part of
-   * {@link coreLua.hold} and {@link coreLua.releaseHold}; prepend it alone to a script that
-   * uses neither.
+   * Defines the request deadline (`CLAIMED`, `server_now`, `refuse_if_late`, `claim_request`,
+   * `once`): what makes a late copy of a state-changing request harmless. Part of every other
+   * fragment.
+   */
+  requestDeadline,
+  /**
+   * Defines the request deadline and the hold markers that tell one acquisition's hold from
+   * another's (`extend_to`, `markers_of`, `mark_of`, `is_marked`, `mark`, `mark_extended`,
+   * `unmark`, `keep_markers`, `forget_marks_of`).
    */
   holdMarkers,
   /**
-   * Defines the hold markers, `hold_state(lock, markers, field, hold)` and `add_hold(lock,
-   * markers, field, hold, lease)`: taking or re-entering an exclusive reentrant lock hash, for
-   * acquire scripts that do more than the plain lock's.
+   * Defines the hold markers, `hold_state(lock, markers, record, deadline, field, hold)`,
+   * `add_hold(lock, markers, field, hold, lease)` and `retry_ttl(lock)`: taking or re-entering an
+   * exclusive reentrant lock hash once per attempt, for acquire scripts that do more than the
+   * plain lock's.
    */
   hold,
   /**
-   * Defines the hold markers, `release_hold(lock, markers, field, hold, latch, remember,
-   * on_freed)`, one hold's release with its unlock latch, and `drop_hold(lock, markers, field,
-   * hold)`, its first step.
+   * Defines the hold markers, `release_once(record, remember, release)`, `release_hold(lock,
+   * markers, field, hold, record, remember, on_freed)`, one hold's release, and `drop_hold(lock,
+   * markers, field, hold)`, its first step.
    */
   releaseHold,
   /**
    * Defines everything {@link coreLua.hold} and {@link coreLua.releaseHold} do, and
-   * `pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)`:
+   * `pass_hold(lock, markers, record, remember, from, from_hold, to, to_hold, lease, on_passing)`:
    * a local hand-off, for a kind whose hand-off does more than the plain lock's (a fenced lock
    * draws a token in `on_passing`).
    */
   passHold,
   /**
-   * Defines `with_unlock_latch(latch, remember, release)`: runs a release once per request id and
-   * returns its first outcome to a re-sent request. For release scripts that do not fit
-   * `release_hold` (prepend the hold markers too). Already part of {@link coreLua.releaseHold}.
+   * Defines the request deadline and `release_once(record, remember, release)`: runs a release
+   * once per request record and answers a copy with its first outcome. For release scripts that
+   * do not fit `release_hold`. Already part of {@link coreLua.releaseHold}.
    */
-  unlockLatch,
+  releaseOnce,
   /**
-   * Defines `renew_batch(renew_one)`: the watchdog's batch renewal over KEYS and ARGV as the
-   * renewal scheduler sends them, replying 1 or 0 per key. For a kind's own renewal script
-   * (prepend the hold markers too, for `extend_to` and `keep_markers`).
+   * Defines the hold markers and `renew_batch(renew_one)`: the watchdog's batch renewal over KEYS
+   * and ARGV as the renewal scheduler sends them (refused past its deadline), replying 1 or 0 per
+   * key. For a kind's own renewal script.
    */
   renewBatch,
+  /**
+   * Defines the request deadline and `same_holders(lock, first)`: whether a lock hash is still
+   * what a force-unlock read, for force-release scripts.
+   */
+  sameHolders,
 } as const;
 
 /** The scripts of the reentrant lock and of the client itself. */
@@ -70,8 +88,9 @@ export const coreScripts = {
   acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
   release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
   handOff: defineScript('core/lock-handoff', `${passHold}\n${handOff}`),
-  forceRelease: defineScript('core/lock-force-release', forceRelease),
-  renew: defineScript('core/lock-renew', `${holdMarkers}\n${renewBatch}\n${renew}`),
+  forceRelease: defineScript('core/lock-force-release', `${sameHolders}\n${forceRelease}`),
+  holders: defineScript('core/lock-holders', holders),
+  renew: defineScript('core/lock-renew', `${renewBatch}\n${renew}`),
   extend: defineScript('core/lock-extend', `${holdMarkers}\n${extend}`),
   state: defineScript('core/lock-state', state),
   serverVersion: defineScript('core/server-version', serverVersion),

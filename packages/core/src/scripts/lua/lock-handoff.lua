@@ -3,16 +3,16 @@
 -- Runs after pass-hold.lua (coreLua.handOff, with its fragments).
 --
 -- KEYS[1]  the lock hash
--- KEYS[2]  the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[2]  the releasing hold's request record, deadbolt_request:{name}:<hold id>
 -- KEYS[3]  the lock's hold markers, deadbolt_holds:{name}
 -- ARGV[1]  the releasing owner field, <clientId>:<ownerId>
 -- ARGV[2]  the hold id of the acquisition being released
 -- ARGV[3]  the receiving owner field
 -- ARGV[4]  the receiver's new hold id, <instance>:<n>
 -- ARGV[5]  the receiver's lease in milliseconds: the lock then lives exactly this long
--- ARGV[6]  how long the latch remembers the outcome, in milliseconds
+-- ARGV[6]  how long the record keeps the outcome, in milliseconds
 --
 -- Returns  nil when the releasing hold does not stand (nothing changed); 0 when holds of the
 --          releasing owner remain (nothing passed); 1 when the lock was passed to the receiver
---          (a request re-sent while the latch remembers: the first outcome).
+--          (for a copy: the first outcome).
 return pass_hold(KEYS[1], KEYS[3], KEYS[2], ARGV[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), function() end)

@@ -1,17 +1,20 @@
 -- A fragment, not a script: defines hold_state() and add_hold(), which take or re-enter an
 -- exclusive reentrant lock hash in Redisson's layout. An acquire script prepends it (after
--- hold-markers.lua) and says what else taking the lock does (a fenced lock draws a token in
--- between).
+-- request-deadline.lua and hold-markers.lua) and says what else taking the lock does (a fenced
+-- lock draws a token in between).
 --
--- hold_state(lock, markers, field, hold)
---   lock     the lock hash
---   markers  the lock's hold markers, deadbolt_holds:{name}
---   field    owner field, <clientId>:<ownerId>
---   hold     this attempt's hold id
---   Returns 'free' when nobody holds the lock; 'other' when another owner does; 'counted' when
---   `field` holds it and this very attempt was counted already (a re-sent request); 'mine' when
---   `field` holds it from other attempts (a re-entry). Asks the cheapest question first: a free
---   lock costs one call, a lock held by another owner two.
+-- hold_state(lock, markers, record, deadline, field, hold)
+--   lock      the lock hash
+--   markers   the lock's hold markers, deadbolt_holds:{name}
+--   record    this attempt's request record, deadbolt_request:{name}:<hold id>
+--   deadline  this attempt's deadline on the server's clock (refused past it: DEADBOLT_LATE)
+--   field     owner field, <clientId>:<ownerId>
+--   hold      this attempt's hold id
+--   Returns 'free' when nobody holds the lock; 'other' when another owner does; 'mine' when
+--   `field` holds it from other attempts (a re-entry). For a copy of an attempt that ran already
+--   (its record is claimed): 'counted' when the hold it took still stands, 'gone' when it took
+--   none, or took one that ended, or was given back before it arrived; a copy changes nothing.
+--   Asks the cheapest question first: a free lock costs one call after the claim.
 --
 -- add_hold(lock, markers, field, hold, lease)
 --   Adds one hold of `field`, marked as `hold`, and makes the lock live at least `lease` ms: the
@@ -19,15 +22,25 @@
 --   Only for a lock `field` may hold ('free' or 'mine'): the owner's first hold is then on a lock
 --   that did not exist, which gets exactly `lease` and drops the markers of holds that ended
 --   unseen.
-local function hold_state(lock, markers, field, hold)
+--
+-- retry_ttl(lock)
+--   The lock's PTTL for the reply of an attempt that took nothing: 0 (try again at once) when
+--   there is no lock, -1 when it never expires.
+local PTTL_NO_KEY = -2
+
+local function hold_state(lock, markers, record, deadline, field, hold)
+  local now = refuse_if_late(deadline)
+  if not claim_request(record, deadline, now) then
+    if is_marked(lock, markers, field, hold) then
+      return 'counted'
+    end
+    return 'gone'
+  end
   if redis.call('exists', lock) == 0 then
     return 'free'
   end
   if redis.call('hexists', lock, field) == 0 then
     return 'other'
-  end
-  if redis.call('hget', markers, hold) == field then
-    return 'counted'
   end
   return 'mine'
 end
@@ -43,4 +56,12 @@ local function add_hold(lock, markers, field, hold, lease)
   redis.call('del', markers)
   redis.call('hset', markers, hold, field)
   redis.call('pexpire', markers, lease)
+end
+
+local function retry_ttl(lock)
+  local ttl = redis.call('pttl', lock)
+  if ttl == PTTL_NO_KEY then
+    return 0
+  end
+  return ttl
 end

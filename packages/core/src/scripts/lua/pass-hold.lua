@@ -2,14 +2,15 @@
 -- exclusive reentrant lock that, when it was its owner's last, passes the lock to a waiter of the
 -- same client in the same step. The hash then names the waiter, so queries and Redisson clients
 -- see the real holder; nothing is published and nobody else is woken, as the lock was never
--- free. Runs after unlock-latch.lua, hold-markers.lua, release-hold.lua and lock-hold.lua
+-- free. Runs after request-deadline.lua, release-once.lua, hold-markers.lua, release-hold.lua and
+-- lock-hold.lua
 -- (coreLua.handOff carries them all).
 --
--- pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)
+-- pass_hold(lock, markers, record, remember, from, from_hold, to, to_hold, lease, on_passing)
 --   lock        the lock hash
 --   markers     the lock's hold markers, deadbolt_holds:{name}
---   latch       the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
---   remember    how long the latch remembers the outcome, in milliseconds
+--   record      the releasing hold's request record, deadbolt_request:{name}:<hold id>
+--   remember    how long the record keeps the outcome, in milliseconds (see release-once.lua)
 --   from        the releasing owner field, <clientId>:<ownerId>
 --   from_hold   the hold id of the acquisition being released
 --   to          the receiving owner field
@@ -20,10 +21,10 @@
 --
 -- Returns  nil when the releasing hold does not stand (nothing changed); 0 when holds of the
 --          releasing owner remain (nothing passed); 1 when the lock was passed to the receiver
---          (a request re-sent while the latch remembers: the first outcome; a plain release
---          re-sent for the same hold reads 1 too, "freed" as far as its owner is concerned).
-local function pass_hold(lock, markers, latch, remember, from, from_hold, to, to_hold, lease, on_passing)
-  return with_unlock_latch(latch, remember, function()
+--          (for a copy: the first outcome; a plain release sent again for the same hold reads
+--          1 too, "freed" as far as its owner is concerned).
+local function pass_hold(lock, markers, record, remember, from, from_hold, to, to_hold, lease, on_passing)
+  return release_once(record, remember, function()
     local dropped = drop_hold(lock, markers, from, from_hold)
     if dropped ~= 1 then
       return dropped

@@ -1,8 +1,8 @@
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
 -- Redisson's layout, and drop_hold(), its first step, which a script that does something else
 -- with a freed lock (a local hand-off) builds on. A release script prepends it and says what
--- freeing the lock announces, and on which channel. Runs after unlock-latch.lua and
--- hold-markers.lua (coreLua.releaseHold carries all three).
+-- freeing the lock announces, and on which channel. Runs after request-deadline.lua,
+-- release-once.lua and hold-markers.lua (coreLua.releaseHold carries them all).
 --
 -- drop_hold(lock, markers, field, hold)
 --   Takes hold `hold` of `field` off the owner's count, and unmarks it while holds remain.
@@ -10,22 +10,22 @@
 --   remain; 1 when it was the owner's last: its field is left at 0 and its mark in place, for
 --   the caller to remove with the lock and its markers.
 --
--- release_hold(lock, markers, field, hold, latch, remember, on_freed)
+-- release_hold(lock, markers, field, hold, record, remember, on_freed)
 --   lock      the lock hash
 --   markers   the lock's hold markers, deadbolt_holds:{name}
 --   field     owner field, <clientId>:<ownerId>
 --   hold      the hold id of the acquisition being released
---   latch     this release's latch, redisson_unlock_latch:{name}:<hold id>
---   remember  how long the latch remembers the outcome, in milliseconds
+--   record    the acquisition's request record, deadbolt_request:{name}:<hold id>
+--   remember  how long the record keeps the outcome, in milliseconds (see release-once.lua)
 --   on_freed  called once the last hold has deleted the lock, to wake a waiter
 --   A hold that remains keeps the lock's TTL as it is: releasing one hold never shortens what
 --   another hold of the owner believes.
 --
 -- Returns  nil when this hold does not stand (released already, expired, force-unlocked:
---          nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
---          while the latch remembers: the first outcome).
+--          nothing changed); 0 when holds remain; 1 when the lock was freed (for a copy: the
+--          first outcome).
 local function drop_hold(lock, markers, field, hold)
-  if redis.call('hexists', lock, field) == 0 or redis.call('hget', markers, hold) ~= field then
+  if not is_marked(lock, markers, field, hold) then
     return nil
   end
   if redis.call('hincrby', lock, field, -1) > 0 then
@@ -37,8 +37,8 @@ local function drop_hold(lock, markers, field, hold)
   return 1
 end
 
-local function release_hold(lock, markers, field, hold, latch, remember, on_freed)
-  return with_unlock_latch(latch, remember, function()
+local function release_hold(lock, markers, field, hold, record, remember, on_freed)
+  return release_once(record, remember, function()
     local dropped = drop_hold(lock, markers, field, hold)
     if dropped == 1 then
       redis.call('del', lock, markers)
