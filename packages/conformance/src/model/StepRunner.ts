@@ -240,14 +240,13 @@ export class StepRunner {
     const record = model.hold(index);
     if (!record) return 'no hold yet';
     const abortedBefore = record.held.signal.aborted;
-    const ceiling = record.lease === undefined ? Math.max(ms, model.timing.watchdogTimeout) : ms;
     const sentAt = now();
     const outcome = await outcomeOf(() => record.held.extend(ms), 'ok');
     const doneAt = now();
     this.#expectOutcome(judgeHoldCall(model, record, doneAt, abortedBefore), outcome, `extend(${ms}) of ${record.describe()}`);
     if (outcome.kind === 'ok') {
       record.extended(ms, sentAt, doneAt, model.timing.signalSlack);
-      promises.push({ hold: record, ms, ceiling });
+      promises.push({ hold: record, ms });
     }
     return `${describeOutcome(outcome)} (${record.describe()})`;
   }

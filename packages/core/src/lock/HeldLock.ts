@@ -151,11 +151,11 @@ export class HeldLock implements AsyncDisposable {
    * Sets this hold's lease to `leaseTime` from now, and for a hold the watchdog was renewing, a
    * fixed lease from now on (renewal stops); the signal then aborts when it ends. The lease in
    * Redis belongs to the lock, and holds of one owner share it, so it is never shortened below
-   * what another hold believes: the owner's only hold gets exactly `leaseTime` (on a hold the
-   * watchdog was renewing, a renewal already sent may land after it and lengthen the lock to
-   * `watchdogTimeout` again, never shorter), while other holds of the owner (re-entries) stand
-   * the lock is only lengthened, and a read lock, whose hash other owners' holds share, is only
-   * ever lengthened. node-redlock's `extend`; what a MultiLock uses to trim its members' leases.
+   * what another hold believes: the owner's only hold gets exactly `leaseTime` (a renewal sent
+   * before the extend that reaches Redis after it leaves the new lease alone, and so does an
+   * earlier extend arriving late), while other holds of the owner (re-entries) stand the lock is
+   * only lengthened, and a read lock, whose hash other owners' holds share, is only ever
+   * lengthened. node-redlock's `extend`; what a MultiLock uses to trim its members' leases.
    *
    * @param leaseTime - the new lease in milliseconds, at least 1
    * @throws {@link InvalidArgumentError} when `leaseTime` is not a positive finite number
