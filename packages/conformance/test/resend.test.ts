@@ -3,7 +3,7 @@
 // per request however late the second run comes. These tests make it happen for real: the driver
 // talks to Redis through the harness's fault proxies, which let a request through to Redis,
 // swallow its reply and drop the connection (and, for the release, keep the network down past
-// the unlock latch), then read what Redis holds directly, not through the proxy.
+// the release's record), then read what Redis holds directly, not through the proxy.
 //
 // What each driver does with a request whose reply was lost:
 // - ioredis re-sends it. Commands written but not answered when the connection closes are kept
@@ -17,7 +17,7 @@
 //   `release()` again, which HeldLock documents as safe, is then the second run.
 // Either way the tests assert the safe outcome: one request, one change.
 import { LockClient, type LockClientOptions } from '@deadbolt/core';
-import { ownerField, prefixedName } from '@deadbolt/core/kit';
+import { lockChannelName, ownerField } from '@deadbolt/core/kit';
 import type { ProxyGroup } from '@deadbolt/test-harness';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, backendProxies, eventually, startBackend, type AdapterName, type Backend } from '../src/index.js';
@@ -29,8 +29,8 @@ const DRIVER_RESENDS: Record<AdapterName, boolean> = { ioredis: true, 'node-redi
 const LEASE_MS = 27_182;
 
 /**
- * Longer than the unlock latch of a release sent with a 1 s command timeout, which remembered the
- * release's outcome for 2 × commandTimeout: the re-send comes after the latch is gone.
+ * Longer than the record of a release sent with a 1 s command timeout, which remembers the
+ * release's outcome for 2 × commandTimeout: the re-send comes after the record is gone.
  */
 const PAST_THE_LATCH_MS = 3_500;
 
@@ -114,7 +114,7 @@ describe.each(BACKENDS)('requests that arrive twice, on $adapter/$topology throu
 
   /**
    * One owner holds a lock twice; the inner hold's release is cut after Redis ran it, and the
-   * network stays down past the release's unlock latch. Returns what the test needs next.
+   * network stays down past the release's record. Returns what the test needs next.
    */
   async function cutInnerReleasePastTheLatch(label: string) {
     const client = await lockClient({ proxied: true, commandTimeout: 1_000 });
@@ -125,8 +125,9 @@ describe.each(BACKENDS)('requests that arrive twice, on $adapter/$topology throu
     const outer = await lock.acquire({ owner: 'job' });
     const inner = await lock.acquire({ owner: 'job' });
     expect(await holdsInRedis(name)).toEqual({ [field]: 2 });
-    // Only a release carries its unlock latch key, redisson_unlock_latch:{name}:<id>.
-    const cut = group().cutAfterRequest({ marker: prefixedName('redisson_unlock_latch', name), partitionMs: PAST_THE_LATCH_MS });
+    // Only a release carries the lock's channel as a key (an acquisition carries its request
+    // record, deadbolt_request:{name}:<hold id>, and no channel).
+    const cut = group().cutAfterRequest({ marker: lockChannelName(name), partitionMs: PAST_THE_LATCH_MS });
     const firstRelease = await settle(inner.release());
     await cut.until((rule) => rule.cut === 1, 'the inner release was cut');
     await group().whenHealed();
@@ -134,7 +135,7 @@ describe.each(BACKENDS)('requests that arrive twice, on $adapter/$topology throu
     return { client, name, lock, field, outer, inner, cut, firstRelease };
   }
 
-  it('a release re-sent after its unlock latch expired counts once (reported: "runs twice")', async () => {
+  it('a release re-sent after its record expired counts once (reported: "runs twice")', async () => {
     const { name, field, outer, cut, firstRelease } = await cutInnerReleasePastTheLatch('latch');
     const other = await lockClient({ proxied: false });
     const observed = {
@@ -156,9 +157,9 @@ describe.each(BACKENDS)('requests that arrive twice, on $adapter/$topology throu
     expect(await holdsInRedis(name)).toEqual({});
   });
 
-  it('a release retried by the caller after its unlock latch expired counts once', async () => {
+  it('a release retried by the caller after its record expired counts once', async () => {
     const { name, field, outer, inner, cut } = await cutInnerReleasePastTheLatch('retry');
-    // HeldLock.release: "calling again is safe". Long after the latch: the same request once more.
+    // HeldLock.release: "calling again is safe". Long after the record: the same request once more.
     const retried = await settle(inner.release());
     const other = await lockClient({ proxied: false });
     const observed = {
