@@ -26,7 +26,7 @@ export function checkTargets(results: BenchResults, inputs: TargetInputs): strin
 // What an uncontended cycle sends besides the script's SHA and key count: the acquire's and the
 // release's keys and arguments, as the plain lock's commands build them.
 const SAMPLE_HOLD = { name: 'orders', field: 'client:owner', hold: 'instance:1' };
-const SAMPLE_CONTEXT = { publish: 'publish', unlockLatchTtl: 1, now: 0 } as const;
+const SAMPLE_CONTEXT = { publish: 'publish', recordTtl: 1, now: 0, deadline: 1 } as const;
 const sent = <Input>(command: Command<Input, unknown>, input: Input) => command.keys(input).length + command.args(input, SAMPLE_CONTEXT).length;
 const CYCLE_KEYS_AND_ARGUMENTS = sent(lockCommands.acquire, { ...SAMPLE_HOLD, lease: 1 }) + sent(lockCommands.release, SAMPLE_HOLD);
 
@@ -40,7 +40,7 @@ function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): 
     return (
       `${head}: not reached. Per cycle Deadbolt costs ${round(client)} µs more client CPU and ${round(server)} µs more server CPU than the floor's two round trips. ` +
       `Deadbolt's own JavaScript is ${round(ownCostUs)} µs of the client's (measured with an executor that answers at once); the rest of the client's is the driver and the kernel sending two larger commands (${CYCLE_KEYS_AND_ARGUMENTS} keys and arguments, where the floor sends none) and reading their replies, ` +
-      `and the server's is redis-server running ${round(figures['commandsPerCycle'] ?? Number.NaN)} commands per cycle (the two scripts and the commands they call: hold markers that make a re-sent request count once, an unlock latch that makes a re-sent release harmless, a publish to wake waiters) where the floor runs ${round(figures['floorCommandsPerCycle'] ?? Number.NaN)}.`
+      `and the server's is redis-server running ${round(figures['commandsPerCycle'] ?? Number.NaN)} commands per cycle (the two scripts and the commands they call: the server's TIME, by which a request that arrives past its deadline is refused, hold markers and a request record that make a re-sent request count once and a re-sent release harmless, a publish to wake waiters) where the floor runs ${round(figures['floorCommandsPerCycle'] ?? Number.NaN)}.`
     );
   });
 }

@@ -6,7 +6,7 @@
 // A module, not a program: writing-a-lock-kind.ts runs it (guide: Writing a lock kind).
 import { hostname } from 'node:os';
 import { LockBase, type LockHost } from '@deadbolt/core';
-import { call, checkName, coreLua, decodeNilOrTtl, defineCommand, defineScript, holdMarkersKey, lockRuntime, reentrantLockKind } from '@deadbolt/core/kit';
+import { call, checkName, coreLua, decodeNilOrTtl, defineCommand, defineScript, holdMarkersKey, lockRuntime, reentrantLockKind, requestRecordKey } from '@deadbolt/core/kit';
 import type { AcquireReply, LeasedHoldInput, LockInput, LockKind } from '@deadbolt/core/kit';
 
 const ACQUIRE = `
@@ -15,22 +15,27 @@ const ACQUIRE = `
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}
+-- KEYS[3]  this attempt's request record, deadbolt_request:{name}:<hold id>
 -- ARGV[1]  lease in milliseconds: the lock then lives at least this long
 -- ARGV[2]  owner field, <clientId>:<ownerId>
 -- ARGV[3]  this attempt's hold id, <instance>:<n>
--- ARGV[4]  the holder's note
+-- ARGV[4]  this attempt's deadline on the server's clock, in milliseconds
+-- ARGV[5]  the holder's note
 --
 -- Returns  nil when taken or re-entered (a re-sent request counts once); otherwise the lock's
---          remaining TTL in milliseconds (-1 when it has no expiry).
-local state = hold_state(KEYS[1], KEYS[2], ARGV[2], ARGV[3])
-if state == 'other' then
-  return redis.call('pttl', KEYS[1])
+--          remaining TTL in milliseconds (-1 when it has no expiry; 0 for a copy of an attempt
+--          whose hold is gone, when nobody holds the lock). Raises DEADBOLT_LATE past the
+--          deadline.
+local state = hold_state(KEYS[1], KEYS[2], KEYS[3], ARGV[4], ARGV[2], ARGV[3])
+if state == 'counted' then
+  return nil
 end
-if state ~= 'counted' then
-  add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
+if state == 'other' or state == 'gone' then
+  return retry_ttl(KEYS[1])
 end
+add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
 if state == 'free' then
-  redis.call('hset', KEYS[1], 'note', ARGV[4])
+  redis.call('hset', KEYS[1], 'note', ARGV[5])
 end
 return nil`;
 
@@ -56,8 +61,8 @@ export interface NotedAcquireInput extends LeasedHoldInput {
 /** Takes or re-enters a noted lock, leaving the note when it takes it afresh. */
 export const notedAcquire = defineCommand<NotedAcquireInput, AcquireReply<null>>({
   script: defineScript('examples/noted-lock-acquire', `${coreLua.hold}\n${ACQUIRE}`),
-  keys: ({ name }) => [name, holdMarkersKey(name)],
-  args: ({ lease, field, hold, note }) => [lease, field, hold, note],
+  keys: ({ name, hold }) => [name, holdMarkersKey(name), requestRecordKey(name, hold)],
+  args: ({ lease, field, hold, note }, { deadline }) => [lease, field, hold, deadline, note],
   decode: decodeNilOrTtl,
 });
 

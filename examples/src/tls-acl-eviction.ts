@@ -25,10 +25,10 @@ await held.release();
 // ACL: the rule for the plain Lock, for lock names that start with `payments:`.
 await admin.call(
   'ACL', 'SETUSER', 'locks-app', 'reset', 'on', '>app-secret', 'resetchannels',
-  '+eval', '+evalsha', '+info', '+ping', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe',
+  '+eval', '+evalsha', '+info', '+ping', '+time', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe',
   '+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget', '+hgetall', '+hincrby', '+hset',
   '+persist', '+pexpire', '+pttl', '+publish', '+spublish',
-  '~payments:*', '~deadbolt_holds:{payments:*', '~redisson_unlock_latch:{payments:*', '~redisson_lock__channel:{payments:*',
+  '~payments:*', '~deadbolt_holds:{payments:*', '~deadbolt_request:{payments:*', '~redisson_lock__channel:{payments:*',
   '&redisson_lock__channel:{payments:*',
 );
 const app = await createClient({ url, username: 'locks-app', password: 'app-secret', socket: { tls: true, ca } }).connect();

@@ -1,4 +1,4 @@
-import { lockCommands, type CommandContext } from '@deadbolt/core/kit';
+import { lockCommands, type Command, type CommandContext } from '@deadbolt/core/kit';
 import { startStandalone, type RedisNode } from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notedAcquire, notedHolder, notedLockKind, type NotedAcquireInput } from '../src/NotedLock.js';
@@ -6,14 +6,15 @@ import { notedAcquire, notedHolder, notedLockKind, type NotedAcquireInput } from
 // The example kind of the guide "Writing a lock kind" (src/NotedLock.ts), tested as a kind's own
 // package would test it: its typed commands without Redis, its acquire script's rules on a server
 // of its own. The example program (writing-a-lock-kind.ts) runs it end to end in examples.test.ts.
-const context: CommandContext = { publish: 'publish', unlockLatchTtl: 20_000, now: 0 };
+const COMMAND_TIMEOUT = 10_000;
+const context: CommandContext = { publish: 'publish', recordTtl: 2 * COMMAND_TIMEOUT, now: 0, deadline: 1_700_000_010_000 };
 const input: NotedAcquireInput = { name: 'orders:42', field: 'client-1:job', hold: 'i:1', lease: 30_000, note: 'host-a pid 1' };
 
 describe('NotedLock commands, without Redis', () => {
   it('send KEYS and ARGV in the order the script header states, every key in the lock slot', () => {
-    expect(notedAcquire.keys(input)).toEqual(['orders:42', 'deadbolt_holds:{orders:42}']);
-    expect(notedAcquire.args(input, context)).toEqual([30_000, 'client-1:job', 'i:1', 'host-a pid 1']);
-    expect(notedAcquire.keys({ ...input, name: '{orders}:42' })).toEqual(['{orders}:42', 'deadbolt_holds:{orders}:42']);
+    expect(notedAcquire.keys(input)).toEqual(['orders:42', 'deadbolt_holds:{orders:42}', 'deadbolt_request:{orders:42}:i:1']);
+    expect(notedAcquire.args(input, context)).toEqual([30_000, 'client-1:job', 'i:1', 1_700_000_010_000, 'host-a pid 1']);
+    expect(notedAcquire.keys({ ...input, name: '{orders}:42' })).toEqual(['{orders}:42', 'deadbolt_holds:{orders}:42', 'deadbolt_request:{orders}:42:i:1']);
     expect(notedHolder.keys({ name: 'orders:42' })).toEqual(['orders:42']);
   });
 
@@ -30,8 +31,8 @@ describe('NotedLock commands, without Redis', () => {
     const kind = notedLockKind('host-a pid 1')('orders:42');
     const acquire = kind.acquire({ field: 'client-1:job', hold: 'i:1', lease: 30_000, waitTime: 0 });
     expect(acquire.script).toBe(notedAcquire.script);
-    expect(acquire.keys).toEqual(['orders:42', 'deadbolt_holds:{orders:42}']);
-    expect(acquire.args(context)).toEqual([30_000, 'client-1:job', 'i:1', 'host-a pid 1']);
+    expect(acquire.keys).toEqual(['orders:42', 'deadbolt_holds:{orders:42}', 'deadbolt_request:{orders:42}:i:1']);
+    expect(acquire.args(context)).toEqual([30_000, 'client-1:job', 'i:1', 1_700_000_010_000, 'host-a pid 1']);
     expect(kind.release('client-1:job', 'i:1').script).toBe(lockCommands.release.script);
     expect(kind.renew).toBe(lockCommands.renew);
     expect(kind.waitChannel('client-1:job')).toBe('redisson_lock__channel:{orders:42}');
@@ -49,10 +50,18 @@ describe('the NotedLock acquire script on Redis', () => {
     if (!node) throw new Error('redis-server did not start');
     return node;
   };
-  const acquire = (change: Partial<NotedAcquireInput>) => {
-    const sent = { ...input, ...change };
-    return server().command('EVAL', notedAcquire.script.source, 2, ...notedAcquire.keys(sent), ...notedAcquire.args(sent, context));
+  // The server's time in milliseconds, as the client estimates it for a request's deadline.
+  const serverNow = async () => {
+    const [seconds, micros] = (await server().command('TIME')) as [string, string];
+    return Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
   };
+  // Runs a command as the client would: its deadline `timeLeft` ms after the server's time.
+  const run = async <Input>(command: Command<Input, unknown>, sent: Input, timeLeft = COMMAND_TIMEOUT) => {
+    const keys = command.keys(sent);
+    const sentContext = { ...context, deadline: (await serverNow()) + timeLeft };
+    return server().command('EVAL', command.script.source, keys.length, ...keys, ...command.args(sent, sentContext));
+  };
+  const acquire = (change: Partial<NotedAcquireInput>, timeLeft?: number) => run(notedAcquire, { ...input, ...change }, timeLeft);
 
   it('counts a re-sent request once, and the note is the first holder\'s', async () => {
     expect(await acquire({ name: 'resent' })).toBeNull();
@@ -74,4 +83,18 @@ describe('the NotedLock acquire script on Redis', () => {
     expect(Number(ttl)).toBeGreaterThan(50_000);
     expect(await server().command('HGETALL', 'taken')).toEqual(['client-1:job', '1', 'note', 'host-a pid 1']);
   });
+
+  it('refuses an attempt past its deadline and takes nothing', async () => {
+    await expect(acquire({ name: 'late' }, -1)).rejects.toThrow(/DEADBOLT_LATE \d+ \d+/);
+    expect(await server().command('EXISTS', 'late', 'deadbolt_holds:{late}', 'deadbolt_request:{late}:i:1')).toBe(0);
+  });
+
+  it('takes nothing for an attempt given back before it arrived', async () => {
+    // The give-back of an attempt whose outcome was unknown ran first: the plain lock's release
+    // recorded it in the attempt's request record, so the attempt, arriving late, takes nothing.
+    expect(await run(lockCommands.release, { name: 'given-back', field: input.field, hold: input.hold })).toBeNull();
+    expect(await acquire({ name: 'given-back' })).toBe(0);
+    expect(await server().command('EXISTS', 'given-back')).toBe(0);
+  });
 });
+

@@ -1,5 +1,5 @@
-// An ACL user granted exactly the documented rule for the plain Lock (docs/guides/tls-acl-eviction.md)
-// works on both adapters: acquire, a waiter woken by pub/sub, release, watchdog renewal, with not
+// An ACL user granted exactly the documented rule for the plain Lock (docs/guides/deployments.md)
+// works on every adapter: acquire, a waiter woken by pub/sub, release, watchdog renewal, with not
 // one command refused. A user missing one permission gets a PermissionDeniedError that names it
 // at first use: never a hang, never a bare driver error.
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
@@ -20,9 +20,9 @@ const PASSWORD = 'acl-test-password';
 
 // The rule for the plain Lock, as the guide gives it: connection commands, the commands its
 // scripts call, its key patterns and its channel pattern.
-const CONNECTION = ['+eval', '+evalsha', '+info', '+ping', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe'];
+const CONNECTION = ['+eval', '+evalsha', '+info', '+ping', '+time', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe'];
 const SCRIPTED = ['+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget', '+hgetall', '+hincrby', '+hset', '+persist', '+pexpire', '+pttl', '+publish', '+spublish'];
-const KEYS = [`~${PREFIX}*`, `~deadbolt_holds:{${PREFIX}*`, `~redisson_unlock_latch:{${PREFIX}*`, `~redisson_lock__channel:{${PREFIX}*`];
+const KEYS = [`~${PREFIX}*`, `~deadbolt_holds:{${PREFIX}*`, `~deadbolt_request:{${PREFIX}*`, `~redisson_lock__channel:{${PREFIX}*`];
 const CHANNELS = [`&redisson_lock__channel:{${PREFIX}*`];
 const LOCK_RULE = [...CONNECTION, ...SCRIPTED, ...KEYS, ...CHANNELS];
 // What a cluster client needs on top: the slot map, and CLUSTER INFO: the state ioredis's ready
@@ -131,6 +131,14 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const failed = client.lock(lockName('no-eval')).acquire();
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(failed).rejects.toMatchObject({ missing: 'command', message: expect.stringContaining("'eval'") });
+  });
+
+  // The client reads the server's clock (TIME) at first use, for the deadlines its requests carry.
+  it('without +time: the first acquire rejects naming the command', async () => {
+    const client = await clientAs(await newUser(['+time']));
+    const failed = client.lock(lockName('no-time')).acquire();
+    await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failed).rejects.toMatchObject({ missing: 'command', message: expect.stringContaining("'time'") });
   });
 
   // Redis does not undo what a script did before a refused command: the hash is deleted already
