@@ -131,8 +131,8 @@ describe('lockForceRelease (lock-force-release.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command, deadline, then the hash as read', (publish) => {
-    expect(lockForceRelease.args(seen, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish, COMMAND_DEADLINE, 'client-1:owner-7', '2', 'client-2:owner-1', '1']);
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command, deadline, record TTL, then the hash as read', (publish) => {
+    expect(lockForceRelease.args(seen, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL, 'client-1:owner-7', '2', 'client-2:owner-1', '1']);
     expect(holderArguments({})).toEqual([]);
     expect(UNLOCK_MESSAGE).toBe(0);
   });

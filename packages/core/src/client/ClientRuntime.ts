@@ -11,6 +11,7 @@ import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
 import type { LockRuntime } from '../runtime/LockRuntime.js';
+import { runOnce } from '../runtime/runOnce.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
@@ -113,6 +114,10 @@ export class ClientRuntime implements LockRuntime {
     };
     const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
     return this.#runner.run(command.script, command.keys, command.args(context), late).then(command.decode);
+  }
+
+  runOnce<Reply>(command: Call<Reply>): Promise<Reply> {
+    return runOnce(() => this.run(command), { window: this.#options.commandTimeout, open: () => !this.#closed });
   }
 
   async publishCommand(): Promise<PublishCommand> {

@@ -12,7 +12,7 @@ import { decodeDone } from './replies.js';
 export const lockForceRelease = defineCommand<ForceReleaseInput, boolean>({
   script: coreScripts.forceRelease,
   keys: ({ name, request }) => [name, lockChannelName(name), holdMarkersKey(name), requestRecordKey(name, request)],
-  args: ({ holders }, { publish, deadline }) => [UNLOCK_MESSAGE, publish, deadline, ...holderArguments(holders)],
+  args: ({ holders }, { publish, deadline, recordTtl }) => [UNLOCK_MESSAGE, publish, deadline, recordTtl, ...holderArguments(holders)],
   decode: decodeDone,
 });
 

@@ -28,6 +28,14 @@ export interface LockRuntime {
    * then goes to `onLateReply`, so that an acquisition nobody waits for can be given back.
    */
   run<Reply>(call: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply>;
+  /**
+   * Runs a command whose script counts it once per request id (`once()` of
+   * `coreLua.requestDeadline`, or a release by hold id), sending it again after
+   * `RedisUnavailableError` a few times, within `commandTimeout` of the first send, while the
+   * client is open: a try that did run makes the next one answer its outcome, so a caller learns
+   * the outcome where it can. Rejects with the last error otherwise.
+   */
+  runOnce<Reply>(call: Call<Reply>): Promise<Reply>;
   /** The command lock scripts publish with: `spublish` when lock channels are sharded, else `publish`. */
   publishCommand(): Promise<PublishCommand>;
   /**

@@ -16,9 +16,15 @@
 --                                   deadline: true for the request's first run, false for a copy
 --                                   (or for a request given up before it arrived, whose record
 --                                   the give-back claimed: see release-once.lua)
--- once(record, deadline, run)       runs run(now) once per request: refuses it past the deadline,
+-- once(record, deadline, remember, run)
+--                                   runs run(now) once per request: refuses it past the deadline,
 --                                   and answers a copy with the number the first run returned
---                                   (nil when it returned nil), changing nothing
+--                                   (nil when it returned nil), changing nothing. The record lives
+--                                   `remember` ms past the deadline (twice commandTimeout), as the
+--                                   client may send the request again under the same id after an
+--                                   outcome it did not learn, with a later deadline: it does so only
+--                                   within commandTimeout of the first send (LockRuntime.runOnce),
+--                                   so every copy's deadline falls within the record's life
 local CLAIMED = 'claimed'
 local MS_PER_SECOND, US_PER_MS = 1000, 1000
 
@@ -39,9 +45,9 @@ local function claim_request(record, deadline, now)
   return redis.call('set', record, CLAIMED, 'nx', 'px', tonumber(deadline) - now) ~= false
 end
 
-local function once(record, deadline, run)
+local function once(record, deadline, remember, run)
   local now = refuse_if_late(deadline)
-  if not claim_request(record, deadline, now) then
+  if redis.call('set', record, CLAIMED, 'nx', 'px', tonumber(deadline) - now + tonumber(remember)) == false then
     return tonumber(redis.call('get', record))
   end
   local result = run(now)
