@@ -61,6 +61,12 @@ export interface LockInfo {
   /** A read-write lock's `mode`. */
   readonly mode?: 'read' | 'write';
   readonly holders: readonly Holder[];
+  /**
+   * The lock's hash as read, field -> value as `HGETALL` gives it (`{}` when there is none: a free
+   * fair or fenced lock, a semaphore). `forceUnlock` passes it on, so that the lock is deleted only
+   * while it is still exactly what was read.
+   */
+  readonly hash: Readonly<Record<string, string>>;
   /** A fair lock's queue, first to last (empty for other kinds). */
   readonly waiters: readonly QueuedWaiter[];
   /** A fenced lock's counter: the token of its latest acquisition, a decimal string (64-bit). */

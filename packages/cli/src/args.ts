@@ -23,8 +23,10 @@ Commands:
                           hold's lease, the fair queue with deadlines, the fencing token
   watch <name>            the lock, redrawn every --interval ms with what changed (acquired,
                           released, handed off, waiters joining and leaving) until Ctrl-C
-  unlock <name> --force   deletes the lock whoever holds it and wakes its waiters as a release
-                          of its kind does; asks first on a terminal (--yes skips the question)
+  unlock <name> --force   deletes the lock, held by whoever it shows, and wakes its waiters as a
+                          release of its kind does; asks first on a terminal (--yes skips the
+                          question). Only the holds it read are freed: if the lock changed
+                          meanwhile, nothing is deleted (exit 1; run again)
 
 Options:
   --url <url>        redis://[user:password@]host:port[/db], rediss:// for TLS
@@ -41,7 +43,7 @@ What the keys can and cannot tell:
   hash with a queue (redisson_lock_queue:{name}) is a fair lock, with a token counter
   (redisson_lock_token:{name}) a fenced lock. A fair lock nobody waits for has no queue and shows
   as "lock"; a lock once taken as a fenced lock keeps its counter and shows as "fenced".
-  Hold markers, unlock latches, queues, deadlines, counters and read-hold keys are shown as part
+  Hold markers, request records, queues, deadlines, counters and read-hold keys are shown as part
   of their lock, never as locks of their own. A Redisson semaphore is a plain string of permits:
   it is found only while someone waits on its channel redisson_sc:{name}; one nobody waits on
   cannot be told from any other counter, and is not listed. Plain-lock waiters are not listed

@@ -32,11 +32,11 @@ export async function decodeLock(connection: Connection, snapshot: LockSnapshot,
   const readWrite = decodeReadWrite(snapshot.hash);
   if (readWrite) {
     const readers = await withReadHoldLeases(connection, name, readWrite.readers);
-    return { name, kind: 'read-write', held: true, ttl, mode: readWrite.mode, holders: [...readWrite.writers, ...readers], waiters: [] };
+    return { name, kind: 'read-write', held: true, ttl, mode: readWrite.mode, holders: [...readWrite.writers, ...readers], hash: snapshot.hash, waiters: [] };
   }
   const holders = exclusiveHolders(snapshot.hash);
   if (!holders || holders.length === 0) throw notALock(name, 'a hash whose fields are not owners (`<clientId>:<ownerId>` = hold count)');
-  const common = { name, held: true, ttl, holders };
+  const common = { name, held: true, ttl, holders, hash: snapshot.hash };
   if (hasFairQueue(snapshot)) return { ...common, kind: 'fair', waiters: fairWaiters(snapshot) };
   if (snapshot.token !== null) return { ...common, kind: 'fenced', waiters: [], fencingToken: snapshot.token };
   return { ...common, kind: 'lock', waiters: [] };
@@ -44,7 +44,7 @@ export async function decodeLock(connection: Connection, snapshot: LockSnapshot,
 
 // Nobody holds it, yet its waiters queue (a fair lock) or its counter remembers (a fenced lock).
 function freeLock(snapshot: LockSnapshot): LockInfo | undefined {
-  const free = { name: snapshot.name, held: false, ttl: null, holders: [] };
+  const free = { name: snapshot.name, held: false, ttl: null, holders: [], hash: {} };
   if (hasFairQueue(snapshot)) return { ...free, kind: 'fair', waiters: fairWaiters(snapshot) };
   if (snapshot.token !== null) return { ...free, kind: 'fenced', waiters: [], fencingToken: snapshot.token };
   return undefined;

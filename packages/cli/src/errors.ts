@@ -8,7 +8,8 @@
  * - `no-permission`: the server's ACL refused a command (NOPERM)
  * - `auth`: the server refused the credentials
  * - `not-a-lock`: the key exists but is not a lock in Redisson's layout
- * - `not-found`: nobody holds the lock and nobody waits for it
+ * - `not-found`: nobody holds the lock and nobody waits for it; or, for a force-unlock, the lock
+ *   changed between the read and the unlock, and nothing was deleted
  * - `not-confirmed`: a force-unlock was not confirmed
  * - `redis`: any other error reply
  */

@@ -40,8 +40,8 @@ const CONCURRENCY = 16;
 /**
  * Every lock on the server (every master of a cluster) whose name matches the pattern, found
  * with SCAN and sorted by name: locks held, fair locks with waiters, semaphores with waiters.
- * Keys that belong to a lock (hold markers, latches, queues, counters, read-hold keys) are read
- * as part of it, and hashes that are not in a lock's layout are left out.
+ * Keys that belong to a lock (hold markers, request records, queues, counters, read-hold keys)
+ * are read as part of it, and hashes that are not in a lock's layout are left out.
  *
  * @param connection - from {@link connect}
  * @throws {@link CliError} `no-permission`, `unreachable` or `redis` when Redis fails

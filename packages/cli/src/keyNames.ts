@@ -44,11 +44,11 @@ export function semaphoreChannel(name: string): string {
 
 /**
  * Prefixes of the keys (and channels) that belong to a lock rather than being one: Deadbolt's
- * hold markers and unlock latches, the fair queue and deadlines, the token counter, the channels.
+ * hold markers and request records, the fair queue and deadlines, the token counter, the channels.
  */
 const BELONGING_PREFIXES = [
   'deadbolt_holds',
-  'redisson_unlock_latch',
+  'deadbolt_request',
   'redisson_lock_queue',
   'redisson_lock_timeout',
   'redisson_lock_token',

@@ -2,7 +2,7 @@
 // `ls` (pattern, --json checked exactly), `show`, `watch --count 2`, and `unlock --force --yes`
 // waking a waiter blocked in acquire().
 import { BACKENDS, eventually, useBackendContext } from '@deadbolt/conformance';
-import type { LockClient } from '@deadbolt/core';
+import type { HeldLock, LockClient } from '@deadbolt/core';
 import { FairLock } from '@deadbolt/fair-lock';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { ReadWriteLock } from '@deadbolt/rwlock';
@@ -58,17 +58,17 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     const locks = jsonOf<LockInfo[]>(await cli('ls', `${prefix}:*`, '--json'));
     const deadline = () => expect.any(Number) as unknown as number;
     expect(locks).toEqual([
-      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl: ttl(), holders: [owner('cli-a', 'f1', 'owner', 1)], waiters: [
+      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl: ttl(), holders: [owner('cli-a', 'f1', 'owner', 1)], hash: { 'cli-a:f1': '1' }, waiters: [
         { field: 'cli-b:w1', clientId: 'cli-b', ownerId: 'w1', position: 1, deadline: deadline() },
         { field: 'cli-b:w2', clientId: 'cli-b', ownerId: 'w2', position: 2, deadline: deadline() },
       ] },
-      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl: ttl(), holders: [owner('cli-a', 't1', 'owner', 1)], waiters: [], fencingToken: '1' },
-      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl: ttl(), holders: [owner('cli-a', 'o1', 'owner', 2)], waiters: [] },
-      { name: `${prefix}:rw-read`, kind: 'read-write', held: true, ttl: ttl(), mode: 'read', waiters: [], holders: expect.arrayContaining([
+      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl: ttl(), holders: [owner('cli-a', 't1', 'owner', 1)], hash: { 'cli-a:t1': '1' }, waiters: [], fencingToken: '1' },
+      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl: ttl(), holders: [owner('cli-a', 'o1', 'owner', 2)], hash: { 'cli-a:o1': '2' }, waiters: [] },
+      { name: `${prefix}:rw-read`, kind: 'read-write', held: true, ttl: ttl(), mode: 'read', waiters: [], hash: { mode: 'read', 'cli-a:r1': '2', 'cli-b:r2': '1' }, holders: expect.arrayContaining([
         owner('cli-a', 'r1', 'reader', 2, { holdTtls: [ttl(), ttl()] }),
         owner('cli-b', 'r2', 'reader', 1, { holdTtls: [ttl()] }),
       ]) },
-      { name: `${prefix}:rw-write`, kind: 'read-write', held: true, ttl: ttl(), mode: 'write', holders: [owner('cli-a', 'wr', 'writer', 1)], waiters: [] },
+      { name: `${prefix}:rw-write`, kind: 'read-write', held: true, ttl: ttl(), mode: 'write', holders: [owner('cli-a', 'wr', 'writer', 1)], hash: { mode: 'write', 'cli-a:wr:write': '1' }, waiters: [] },
     ]);
     const rwRead = locks[3];
     expect(rwRead?.holders).toHaveLength(2);
@@ -126,11 +126,62 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       const started = performance.now();
       const unlocked = await cli('unlock', kind.name, '--force', '--yes');
       expect([unlocked.code, unlocked.stderr]).toEqual([0, '']);
-      expect(unlocked.stdout).toMatch(new RegExp(`^unlocked "${kind.name}"`));
+      // Nobody was asked, so the line names whose holds were freed.
+      expect(unlocked.stdout).toMatch(new RegExp(`^unlocked "${kind.name}" \\(.+\\), held by (owner|writer|reader) cli-a:\\S+ x1; its waiters were woken\n$`));
       const held = await waiter;
       expect(performance.now() - started, kind.name).toBeLessThan(2_000);
       await held.release();
     }
+  });
+
+  it('unlock --force frees only the holds it showed: a lock released and taken by another owner meanwhile stays with its new holder', async () => {
+    const a = await ctx.client({ clientId: 'cli-a' });
+    const b = await ctx.client({ clientId: 'cli-b' });
+    const prefix = ctx.uniqueName('changed');
+    const kinds = [
+      { name: `${prefix}:plain`, role: 'owner', take: (c: LockClient, name: string) => c.lock(name) },
+      { name: `${prefix}:fair`, role: 'owner', take: (c: LockClient, name: string) => new FairLock(c, name) },
+      { name: `${prefix}:fenced`, role: 'owner', take: (c: LockClient, name: string) => new FencedLock(c, name) },
+      { name: `${prefix}:rw`, role: 'writer', take: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock() },
+      { name: `${prefix}:rw-read`, role: 'reader', take: (c: LockClient, name: string) => new ReadWriteLock(c, name).readLock() },
+    ];
+    for (const kind of kinds) {
+      const first = await kind.take(a, kind.name).acquire({ owner: 'first' });
+      let second: HeldLock | undefined;
+      const questions: string[] = [];
+      const run = await runInProcess(['unlock', kind.name, '--force', '--url', urlOf(ctx.backend())], {
+        // Between the read and the unlock, while the operator reads the question: the holder
+        // releases and another owner takes the lock.
+        confirm: async (question) => {
+          questions.push(question);
+          await first.release();
+          second = await kind.take(b, kind.name).acquire({ owner: 'second' });
+          return true;
+        },
+      });
+      expect(questions[0], kind.name).toContain(`held by ${kind.role} cli-a:first x1?`);
+      expect([run.code, run.stdout, run.stderr], kind.name).toEqual([1, '', `deadbolt: "${kind.name}" changed since it was read: nothing deleted; run again\n`]);
+      expect(await kind.take(b, kind.name).isHeldBy('second'), kind.name).toBe(true);
+      await second?.release();
+    }
+  });
+
+  it('unlock --force frees nothing when the holder re-entered the lock after it was read', async () => {
+    const a = await ctx.client({ clientId: 'cli-a' });
+    const name = ctx.uniqueName('reentered');
+    const lock = a.lock(name);
+    const first = await lock.acquire({ owner: 'o1' });
+    let again: HeldLock | undefined;
+    const run = await runInProcess(['unlock', name, '--force', '--url', urlOf(ctx.backend())], {
+      confirm: async () => {
+        again = await lock.acquire({ owner: 'o1' });
+        return true;
+      },
+    });
+    expect([run.code, run.stderr]).toEqual([1, `deadbolt: "${name}" changed since it was read: nothing deleted; run again\n`]);
+    expect(await lock.holdCount('o1')).toBe(2);
+    await again?.release();
+    await first.release();
   });
 
   it('watch --count 2 shows the lock twice and the hand-off between the looks', async () => {

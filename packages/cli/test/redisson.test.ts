@@ -33,12 +33,12 @@ describe.each(TOPOLOGIES)('deadbolt on locks Redisson holds on %s', (topology) =
     const locks = jsonOf<LockInfo[]>(await cli('ls', `${prefix}:*`, '--json'));
     const ttl = expect.any(Number) as unknown as number;
     expect(locks).toEqual([
-      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl, holders: [owner(t1, 'owner', 1)], waiters: [
+      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl, holders: [owner(t1, 'owner', 1)], hash: { [`${java.id}:${t1}`]: '1' }, waiters: [
         { field: `${java.id}:${t2}`, clientId: java.id, ownerId: String(t2), position: 1, deadline: ttl },
       ] },
-      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl, holders: [owner(t1, 'owner', 1)], waiters: [], fencingToken: '1' },
-      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl, holders: [owner(t1, 'owner', 2)], waiters: [] },
-      { name: `${prefix}:rw`, kind: 'read-write', held: true, ttl, mode: 'read', waiters: [], holders: [{ ...owner(t1, 'reader', 1), holdTtls: [ttl] }] },
+      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl, holders: [owner(t1, 'owner', 1)], hash: { [`${java.id}:${t1}`]: '1' }, waiters: [], fencingToken: '1' },
+      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl, holders: [owner(t1, 'owner', 2)], hash: { [`${java.id}:${t1}`]: '2' }, waiters: [] },
+      { name: `${prefix}:rw`, kind: 'read-write', held: true, ttl, mode: 'read', waiters: [], holders: [{ ...owner(t1, 'reader', 1), holdTtls: [ttl] }], hash: { mode: 'read', [`${java.id}:${t1}`]: '1' } },
     ]);
     expect((await cli('show', `${prefix}:plain`)).stdout).toContain(`owner  ${java.id}  ${t1}`);
   });

@@ -51,7 +51,7 @@ describe('key names', () => {
   });
 
   it('tells the keys that belong to a lock from locks', () => {
-    const belonging = ['deadbolt_holds:{a}', 'redisson_unlock_latch:{a}:h:1', 'redisson_lock_queue:{a}', 'redisson_lock_timeout:{a}', 'redisson_lock_token:{a}', '{a}:c:o:rwlock_timeout:1'];
+    const belonging = ['deadbolt_holds:{a}', 'deadbolt_request:{a}:h:1', 'redisson_lock_queue:{a}', 'redisson_lock_timeout:{a}', 'redisson_lock_token:{a}', '{a}:c:o:rwlock_timeout:1'];
     expect(belonging.filter((key) => !belongsToALock(key))).toEqual([]);
     expect(belongsToALock('orders:1')).toBe(false);
   });
@@ -82,7 +82,7 @@ describe('parseCommand', () => {
 describe('lockEvents', () => {
   const holder = (ownerId: string, holds = 1, role: 'owner' | 'reader' = 'owner') => ({ field: `c:${ownerId}`, clientId: 'c', ownerId, role, holds });
   const lock = (holders: LockInfo['holders'], waiters: string[] = []): LockInfo => ({
-    name: 'a', kind: 'fair', held: holders.length > 0, ttl: 1, holders,
+    name: 'a', kind: 'fair', held: holders.length > 0, ttl: 1, holders, hash: {},
     waiters: waiters.map((ownerId, i) => ({ field: `c:${ownerId}`, clientId: 'c', ownerId, position: i + 1, deadline: null })),
   });
 

@@ -93,8 +93,10 @@ export class ReadWriteLock {
 
 /**
  * What the read lock and the write lock of a {@link ReadWriteLock} share: the hash, the channel,
- * the watchdog's renewal command and the queries, which see the lock in this half's mode. For
- * reference; applications get the halves from {@link ReadWriteLock}.
+ * the watchdog's renewal command and the queries, which see the lock in this half's mode. Its
+ * `forceUnlock` deletes the lock only when it is held in this half's mode (the read lock's leaves
+ * a writer alone, and the other way round). For reference; applications get the halves from
+ * {@link ReadWriteLock}.
  */
 export abstract class ReadWriteLockHalf extends LockBase {
   /** Which lock of the pair this is. */
@@ -111,17 +113,6 @@ export abstract class ReadWriteLockHalf extends LockBase {
     super(client, name, (checked) => (mode === 'read' ? readLockKind(checked) : writeLockKind(checked)));
     this.mode = mode;
     this.keys = readWriteLockKeys(this.name);
-  }
-
-  /**
-   * Deletes the lock whoever holds it, but only when it is held in this half's mode (the read
-   * lock's `forceUnlock` leaves a writer alone, and the other way round), and wakes waiters.
-   * Holders learn it at their next renewal or release.
-   *
-   * @returns `true` when the lock was held in this mode and is deleted
-   */
-  override forceUnlock(): Promise<boolean> {
-    return super.forceUnlock();
   }
 }
 
@@ -159,12 +150,13 @@ export class WriteLock extends ReadWriteLockHalf {
 }
 
 // What both halves declare alike: the hash, its channel (where every waiter waits), the renewal.
-function halfKind(name: string, mode: ReadWriteMode) {
+function halfKind(name: string, mode: ReadWriteMode): Pick<LockKind, 'kindName' | 'forceRelease' | 'state' | 'renew' | 'waitChannel' | 'held'> {
   const { channel } = readWriteLockKeys(name);
   return {
     kindName: mode,
-    forceRelease: () => call(readWriteForceRelease, { name, mode }),
-    state: (field: string) => call(readWriteState, { name, field, mode }),
+    // Deletes only a lock held in this half's mode, and only while its hash is still as read.
+    forceRelease: ({ request, holders }) => call(readWriteForceRelease, { name, mode, request, holders }),
+    state: (field) => call(readWriteState, { name, field, mode }),
     renew: readWriteRenew,
     waitChannel: () => channel,
     held: heldLock,
@@ -187,7 +179,8 @@ export function readLockKind(name: string): LockKind {
       return call(readAcquire, { name, field, writerField: writerField(field), hold, lease });
     },
     release: (field, hold) => call(readRelease, { name, field, hold }),
-    // Other owners' holds share the hash: a read hold is only ever lengthened.
+    // Other owners' holds share the hash: a read hold is only ever lengthened, so the order in
+    // which its extends arrive does not matter and the request id goes unused.
     extend: (field, hold, lease) => call(readExtend, { name, field, hold, lease }),
     holdField: (field) => refuseWriterSuffix(field, 'owner'),
     guardsFixedLeases: true,
@@ -211,7 +204,7 @@ export function writeLockKind(name: string): LockKind {
     },
     release: (field, hold) => call(writeRelease, { name, field: writerField(field), hold }),
     handOff: writeHandOff,
-    extend: (field, hold, lease) => call(writeExtend, { name, field: writerField(field), hold, lease }),
+    extend: (field, hold, lease, request) => call(writeExtend, { name, field: writerField(field), hold, lease, request }),
     holdField: (field) => writerField(refuseWriterSuffix(field, 'owner')),
     refused: (owner) => new LockUpgradeError(name, owner),
   };

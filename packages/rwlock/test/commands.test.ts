@@ -1,8 +1,8 @@
 // The read-write lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
-import { HANDOFF_RELEASED, type ScriptArgument } from '@deadbolt/core/kit';
+import { HANDOFF_RELEASED, type CommandContext, type PublishCommand, type ScriptArgument } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import { COMMAND_LATCH_TTL, COMMAND_NOW, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
 import { readWriteForceRelease } from '../src/commands/readWriteForceRelease.js';
 import { READ_UNLOCK_MESSAGE } from '../src/commands/readWriteMessages.js';
@@ -12,6 +12,7 @@ import { readWriteState } from '../src/commands/readWriteState.js';
 import { writeAcquire } from '../src/commands/writeAcquire.js';
 import { writeExtend } from '../src/commands/writeExtend.js';
 import { writeHandOff } from '../src/commands/writeHandOff.js';
+import { rwlockScripts } from '../src/rwlockScripts.js';
 import forceReleaseLua from '../src/lua/force-release.lua';
 import readAcquireLua from '../src/lua/read-acquire.lua';
 import readReleaseLua from '../src/lua/read-release.lua';
@@ -22,8 +23,9 @@ import writeExtendLua from '../src/lua/write-extend.lua';
 import writeHandOffLua from '../src/lua/write-handoff.lua';
 import writeReleaseLua from '../src/lua/write-release.lua';
 
-
-
+// A request's deadline on the server's clock, as the client computes it: a fixed one, to write out.
+const DEADLINE = COMMAND_NOW + 5_000;
+const context = (publish: PublishCommand): CommandContext => ({ ...commandContext(publish), deadline: DEADLINE });
 
 const NAME = 'orders';
 const TAGGED = 'tenant:{7}:orders';
@@ -36,13 +38,13 @@ describe('readAcquire (read-acquire.lua)', () => {
 
   it('runs rwlock/read-acquire', () => expectScript(readAcquire, 'rwlock/read-acquire', readAcquireLua, input));
 
-  it('KEYS: the lock, its hold markers', () => {
-    expect(readAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
-    expect(readAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
+  it("KEYS: the lock, its hold markers, the attempt's request record", () => {
+    expect(readAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
+    expect(readAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
   });
 
-  it('ARGV: lease, reader field, writer field, hold id', () => {
-    expect(readAcquire.args(input, commandContext('spublish'))).toEqual([30_000, reader, writer, hold]);
+  it('ARGV: lease, reader field, writer field, hold id, deadline', () => {
+    expect(readAcquire.args(input, context('spublish'))).toEqual([30_000, reader, writer, hold, DEADLINE]);
   });
 
   it.each([
@@ -57,13 +59,13 @@ describe('writeAcquire (write-acquire.lua)', () => {
 
   it('runs rwlock/write-acquire', () => expectScript(writeAcquire, 'rwlock/write-acquire', writeAcquireLua, input));
 
-  it('KEYS: the lock, its hold markers', () => {
-    expect(writeAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
-    expect(writeAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
+  it("KEYS: the lock, its hold markers, the attempt's request record", () => {
+    expect(writeAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
+    expect(writeAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
   });
 
-  it('ARGV: lease, writer field, reader field, hold id', () => {
-    expect(writeAcquire.args(input, commandContext('publish'))).toEqual([30_000, writer, reader, hold]);
+  it('ARGV: lease, writer field, reader field, hold id, deadline', () => {
+    expect(writeAcquire.args(input, context('publish'))).toEqual([30_000, writer, reader, hold, DEADLINE]);
   });
 
   it.each([
@@ -82,31 +84,31 @@ describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', 
 
   it.each(releases)('$label runs $script', ({ command, script, lua, field }) => expectScript(command, script, lua, { name: NAME, field, hold }));
 
-  it.each(releases)('$label KEYS: the lock, its channel, this release latch, its hold markers', ({ command, field }) => {
+  it.each(releases)("$label KEYS: the lock, its channel, the acquisition's request record, its hold markers", ({ command, field }) => {
     expect(command.keys({ name: NAME, field, hold })).toEqual([
       'orders',
       'redisson_rwlock:{orders}',
-      'redisson_unlock_latch:{orders}:inst-1:3',
+      'deadbolt_request:{orders}:inst-1:3',
       'deadbolt_holds:{orders}',
     ]);
     expect(command.keys({ name: TAGGED, field, hold })).toEqual([
       TAGGED,
       'redisson_rwlock:tenant:{7}:orders',
-      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
     ]);
   });
 
   it.each(releases.flatMap((release) => PUBLISH_COMMANDS.map((publish) => ({ ...release, publish }))))(
-    '$label ARGV with $publish: message $message, hold id, field, publish, latch TTL',
+    '$label ARGV with $publish: message $message, hold id, field, publish, record TTL',
     ({ command, field, message, publish }) => {
-      expect(command.args({ name: NAME, field, hold }, commandContext(publish))).toEqual([message, hold, field, publish, COMMAND_LATCH_TTL]);
+      expect(command.args({ name: NAME, field, hold }, context(publish))).toEqual([message, hold, field, publish, COMMAND_LATCH_TTL]);
     },
   );
 
   it('readRelease frees with UNLOCK_MESSAGE 0, writeRelease with READ_UNLOCK_MESSAGE 1', () => {
-    expect(readRelease.args({ name: NAME, field: reader, hold }, commandContext('publish'))[0]).toBe(0);
-    expect(writeRelease.args({ name: NAME, field: writer, hold }, commandContext('publish'))[0]).toBe(1);
+    expect(readRelease.args({ name: NAME, field: reader, hold }, context('publish'))[0]).toBe(0);
+    expect(writeRelease.args({ name: NAME, field: writer, hold }, context('publish'))[0]).toBe(1);
   });
 
   it.each(
@@ -126,20 +128,20 @@ describe('writeHandOff (write-handoff.lua)', () => {
 
   it('runs rwlock/write-handoff', () => expectScript(writeHandOff, 'rwlock/write-handoff', writeHandOffLua, input));
 
-  it("KEYS: the lock, its channel, the releasing hold's latch, its hold markers", () => {
-    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'redisson_unlock_latch:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+  it("KEYS: the lock, its channel, the releasing hold's request record, its hold markers", () => {
+    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
     expect(writeHandOff.keys({ ...input, name: TAGGED })).toEqual([
       TAGGED,
       'redisson_rwlock:tenant:{7}:orders',
-      'redisson_unlock_latch:tenant:{7}:orders:inst-1:3',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
     ]);
   });
 
   it.each(PUBLISH_COMMANDS)(
-    "ARGV with %s: as writeRelease's (message 1, hold id, writer field, publish, latch TTL), then the receiver's writer field, hold id and lease",
+    "ARGV with %s: as writeRelease's (message 1, hold id, writer field, publish, record TTL), then the receiver's writer field, hold id and lease",
     (publish) => {
-      expect(writeHandOff.args(input, commandContext(publish))).toEqual([
+      expect(writeHandOff.args(input, context(publish))).toEqual([
         READ_UNLOCK_MESSAGE,
         hold,
         writer,
@@ -161,11 +163,21 @@ describe('writeHandOff (write-handoff.lua)', () => {
 });
 
 describe('readWriteForceRelease (force-release.lua)', () => {
-  it('runs rwlock/force-release', () => expectScript(readWriteForceRelease, 'rwlock/force-release', forceReleaseLua, { name: NAME, mode: 'read' }));
+  // The hash as the operator was shown it: a reader with two holds.
+  const holders = { mode: 'read', [reader]: '2' };
+  const input = { name: NAME, mode: 'read', request: 'inst-1:9', holders } as const;
 
-  it('KEYS: the lock, its channel', () => {
-    expect(readWriteForceRelease.keys({ name: NAME, mode: 'write' })).toEqual(['orders', 'redisson_rwlock:{orders}']);
-    expect(readWriteForceRelease.keys({ name: TAGGED, mode: 'read' })).toEqual([TAGGED, 'redisson_rwlock:tenant:{7}:orders']);
+  // The header declares ARGV up to the mode's fields; the hash as read follows them.
+  it('runs rwlock/force-release', () => expectScript(readWriteForceRelease, 'rwlock/force-release', forceReleaseLua, { ...input, holders: {} }));
+
+  it("KEYS: the lock, its channel, its hold markers, this request's record", () => {
+    expect(readWriteForceRelease.keys({ ...input, mode: 'write' })).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:9']);
+    expect(readWriteForceRelease.keys({ ...input, name: TAGGED })).toEqual([
+      TAGGED,
+      'redisson_rwlock:tenant:{7}:orders',
+      'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:9',
+    ]);
   });
 
   it.each(
@@ -173,8 +185,8 @@ describe('readWriteForceRelease (force-release.lua)', () => {
       ['read', 0, publish],
       ['write', 1, publish],
     ] as const),
-  )('ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s', (mode, message, publish) => {
-    expect(readWriteForceRelease.args({ name: NAME, mode }, commandContext(publish))).toEqual([mode, message, publish]);
+  )('ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s, the deadline, the record TTL, the hash as read', (mode, message, publish) => {
+    expect(readWriteForceRelease.args({ ...input, mode }, context(publish))).toEqual([mode, message, publish, DEADLINE, COMMAND_LATCH_TTL, 'mode', 'read', reader, '2']);
   });
 
   it.each([
@@ -184,14 +196,14 @@ describe('readWriteForceRelease (force-release.lua)', () => {
 });
 
 describe('writeExtend (write-extend.lua)', () => {
-  const input = { name: NAME, field: writer, hold, lease: 5_000 };
+  const input = { name: NAME, field: writer, hold, lease: 5_000, request: 'inst-1:12' };
 
   it('runs rwlock/write-extend', () => expectScript(writeExtend, 'rwlock/write-extend', writeExtendLua, input));
 
-  it('KEYS: the lock, its hold markers; ARGV: new lease, writer field, hold id', () => {
+  it("KEYS: the lock, its hold markers; ARGV: new lease, writer field, hold id, the extend's request number, deadline", () => {
     expect(writeExtend.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}']);
     expect(writeExtend.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders']);
-    expect(writeExtend.args(input, commandContext('spublish'))).toEqual([5_000, writer, hold]);
+    expect(writeExtend.args(input, context('spublish'))).toEqual([5_000, writer, hold, 12, DEADLINE]);
   });
 
   it.each([
@@ -216,17 +228,17 @@ describe('readWriteRenew and readExtend (renew.lua)', () => {
     expect(readExtend.script).toBe(readWriteRenew.script);
   });
 
-  it('renew KEYS[i]: the lock of hold i; ARGV: lease, then field and hold id per key', () => {
+  it('renew KEYS[i]: the lock of hold i; ARGV: lease, deadline, then field and hold id per key', () => {
     expect(readWriteRenew.keys(batch)).toEqual(['orders', 'orders', '{orders}:other']);
-    const expected: ScriptArgument[] = [30_000, writer, 'inst-1:3', reader, 'inst-1:4', reader, 'inst-1:5'];
-    expect(readWriteRenew.args(batch, commandContext('publish'))).toEqual(expected);
+    const expected: ScriptArgument[] = [30_000, DEADLINE, writer, 'inst-1:3', reader, 'inst-1:4', reader, 'inst-1:5'];
+    expect(readWriteRenew.args(batch, context('publish'))).toEqual(expected);
     expect(readWriteRenew.decode([1, 0, 1])).toEqual([true, false, true]);
   });
 
-  it('readExtend is a batch of one: KEYS the lock, ARGV lease, reader field, hold id', () => {
+  it('readExtend is a batch of one: KEYS the lock, ARGV lease, deadline, reader field, hold id', () => {
     const input = { name: TAGGED, field: reader, hold, lease: 5_000 };
     expect(readExtend.keys(input)).toEqual([TAGGED]);
-    expect(readExtend.args(input, commandContext('spublish'))).toEqual([5_000, reader, hold]);
+    expect(readExtend.args(input, context('spublish'))).toEqual([5_000, DEADLINE, reader, hold]);
   });
 
   it.each([
@@ -242,8 +254,8 @@ describe('readWriteState (state.lua)', () => {
 
   it('KEYS: the lock; ARGV: the field (or none), the asking lock', () => {
     expect(readWriteState.keys({ ...input, name: TAGGED })).toEqual([TAGGED]);
-    expect(readWriteState.args(input, commandContext('publish'))).toEqual([reader, 'read']);
-    expect(readWriteState.args({ name: NAME, field: '', mode: 'write' }, commandContext('publish'))).toEqual(['', 'write']);
+    expect(readWriteState.args(input, context('publish'))).toEqual([reader, 'read']);
+    expect(readWriteState.args({ name: NAME, field: '', mode: 'write' }, context('publish'))).toEqual(['', 'write']);
   });
 
   it.each([
@@ -251,4 +263,12 @@ describe('readWriteState (state.lua)', () => {
     [[-1, 2], { ttl: Infinity, holds: 2 }],
     [[9_000, 1], { ttl: 9_000, holds: 1 }],
   ])('decodes %j', (reply, decoded) => expect(readWriteState.decode(reply)).toEqual(decoded));
+});
+
+describe('script composition', () => {
+  // Core's fragments carry the fragments they are written over: each function is defined once.
+  it.each(Object.values(rwlockScripts).map((script) => [script.name, script.source] as const))('%s defines each Lua function once', (_name, source) => {
+    const defined = [...source.matchAll(/^local function (\w+)/gm)].map((match) => match[1]);
+    expect(defined.filter((name, i) => defined.indexOf(name) !== i)).toEqual([]);
+  });
 });

@@ -17,9 +17,11 @@ export interface UnlockOptions {
 }
 
 /**
- * `deadbolt unlock <name> --force`: reads the lock to learn its kind, asks for confirmation on a
- * terminal (unless `--yes`), then force-unlocks it through its kind's own `forceUnlock()`, which
- * wakes waiters exactly as a release does.
+ * `deadbolt unlock <name> --force`: reads the lock to learn its kind and holders, asks for
+ * confirmation on a terminal naming them (unless `--yes`), then force-unlocks it through its kind's
+ * own `forceUnlock()`, which wakes waiters exactly as a release does, and says whom it unlocked.
+ * It frees exactly the holds it read: when the lock changed in between (released, taken by
+ * someone else, re-entered), nothing is deleted and the command fails with `not-found`.
  */
 export async function unlockCommand(connection: Connection, io: CommandIo, options: UnlockOptions): Promise<void> {
   if (!options.force) {
@@ -29,10 +31,10 @@ export async function unlockCommand(connection: Connection, io: CommandIo, optio
   if (!lock.held) throw new CliError('not-found', `"${lock.name}" is not held (${describeHolders(lock)}): nothing to unlock`);
   await confirmed(io, lock, options.yes);
   if (!(await forceUnlock(connection, lock))) {
-    throw new CliError('not-found', `"${lock.name}" was released or changed mode meanwhile: nothing deleted`);
+    throw new CliError('not-found', `"${lock.name}" changed since it was read: nothing deleted; run again`);
   }
   if (options.json) writeJson(io, { name: lock.name, kind: lock.kind, unlocked: true, holders: lock.holders });
-  else io.write(`unlocked "${lock.name}" (${formatKind(lock)}); its waiters were woken\n`);
+  else io.write(`unlocked "${lock.name}" (${formatKind(lock)}), held by ${describeHolders(lock)}; its waiters were woken\n`);
 }
 
 async function confirmed(io: CommandIo, lock: LockInfo, yes: boolean): Promise<void> {

@@ -17,6 +17,7 @@ export function decodeSemaphore(snapshot: LockSnapshot, subscribers: number): Lo
     held: false,
     ttl: snapshot.pttl >= 0 ? snapshot.pttl : null,
     holders: [],
+    hash: {},
     waiters: [],
     permits: Number(snapshot.value),
     subscribers,

@@ -3,7 +3,7 @@ import {
   defineCommand,
   holdMarkersKey,
   UNLOCK_MESSAGE,
-  unlockLatchKey,
+  requestRecordKey,
   type Command,
   type HoldInput,
   type ReleaseReply,
@@ -17,8 +17,8 @@ import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
 function releaseCommand(script: Script, freedMessage: number): Command<HoldInput, ReleaseReply> {
   return defineCommand<HoldInput, ReleaseReply>({
     script,
-    keys: ({ name, hold }) => [name, readWriteLockKeys(name).channel, unlockLatchKey(name, hold), holdMarkersKey(name)],
-    args: ({ hold, field }, { publish, unlockLatchTtl }) => [freedMessage, hold, field, publish, unlockLatchTtl],
+    keys: ({ name, hold }) => [name, readWriteLockKeys(name).channel, requestRecordKey(name, hold), holdMarkersKey(name)],
+    args: ({ hold, field }, { publish, recordTtl }) => [freedMessage, hold, field, publish, recordTtl],
     decode: decodeRelease,
   });
 }

@@ -1,4 +1,4 @@
-import { decodeHandOff, defineCommand, holdMarkersKey, unlockLatchKey, type HandOffInput, type HandOffReply } from '@deadbolt/core/kit';
+import { decodeHandOff, defineCommand, holdMarkersKey, requestRecordKey, type HandOffInput, type HandOffReply } from '@deadbolt/core/kit';
 import { readWriteLockKeys } from '../readWriteLockKeys.js';
 import { rwlockScripts } from '../rwlockScripts.js';
 import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
@@ -11,10 +11,10 @@ import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
  */
 export const writeHandOff = defineCommand<HandOffInput, HandOffReply<null>>({
   script: rwlockScripts.writeHandOff,
-  keys: ({ name, from }) => [name, readWriteLockKeys(name).channel, unlockLatchKey(name, from.hold), holdMarkersKey(name)],
-  args: ({ name, from, to, lease }, { publish, unlockLatchTtl }) => {
+  keys: ({ name, from }) => [name, readWriteLockKeys(name).channel, requestRecordKey(name, from.hold), holdMarkersKey(name)],
+  args: ({ name, from, to, lease }, { publish, recordTtl }) => {
     const { writerField } = readWriteLockKeys(name);
-    return [READ_UNLOCK_MESSAGE, from.hold, writerField(from.field), publish, unlockLatchTtl, writerField(to.field), to.hold, lease];
+    return [READ_UNLOCK_MESSAGE, from.hold, writerField(from.field), publish, recordTtl, writerField(to.field), to.hold, lease];
   },
   decode: decodeHandOff,
 });

@@ -1,27 +1,36 @@
--- Takes a read hold: granted unless another owner holds the write lock. Runs after core's
--- hold-markers.lua and read-holds.lua.
+-- Takes a read hold: granted unless another owner holds the write lock. Claims the attempt's
+-- request record first, so the attempt counts once however often it arrives, and a copy that
+-- comes after its hold ended (or after its give-back) takes nothing. Runs after core's
+-- coreLua.hold fragments (hold_state(), retry_ttl()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}
+-- KEYS[3]  this attempt's request record, deadbolt_request:{name}:<hold id>
 -- ARGV[1]  lease in milliseconds of this hold
 -- ARGV[2]  reader field, <clientId>:<ownerId>
 -- ARGV[3]  the same owner's writer field, <clientId>:<ownerId>:write (its write hold lets it read)
 -- ARGV[4]  this attempt's hold id, <instance>:<n>
+-- ARGV[5]  this attempt's deadline on the server's clock, in milliseconds
 --
--- Returns  nil when the hold was taken (or this very attempt had counted already: a re-sent
---          request counts once): the reader field counts one more hold, n, whose key
+-- Returns  nil when the hold was taken (or this very attempt had counted already and its hold
+--          stands: a copy counts once): the reader field counts one more hold, n, whose key
 --          <tag>:<field>:rwlock_timeout:<n> lives for the lease, and the hash at least as long;
---          otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry).
+--          otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry; 0 for a
+--          copy of an attempt whose hold is gone, when nobody holds the lock). Raises
+--          DEADBOLT_LATE past the deadline.
 local lock, markers, lease, field, hold = KEYS[1], KEYS[2], tonumber(ARGV[1]), ARGV[2], ARGV[4]
-if is_marked(lock, markers, field, hold) then
+local state = hold_state(lock, markers, KEYS[3], ARGV[5], field, hold)
+if state == 'counted' then
   return nil
 end
+if state == 'gone' then
+  return retry_ttl(lock)
+end
 local mode = redis.call('hget', lock, 'mode')
-local free = mode == false and redis.call('exists', lock) == 0
-if not (free or mode == 'read' or (mode == 'write' and redis.call('hexists', lock, ARGV[3]) == 1)) then
+if not (state == 'free' or mode == 'read' or (mode == 'write' and redis.call('hexists', lock, ARGV[3]) == 1)) then
   return redis.call('pttl', lock)
 end
-if free then
+if state == 'free' then
   redis.call('del', markers)
   redis.call('hset', lock, 'mode', 'read')
 end

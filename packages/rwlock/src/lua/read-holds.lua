@@ -15,7 +15,7 @@
 --                                     and moves hold `count` into its place, so the remaining
 --                                     holds keep the longest leases: holds are counted, not told
 --                                     apart, and none may be left with less than it believes
--- Runs after core's hold-markers.lua, which defines extend_to().
+-- Needs no other fragment.
 local function hold_key(lock, field, n)
   local tag = lock
   if not string.find(lock, '{', 1, true) then

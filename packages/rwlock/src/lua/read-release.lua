@@ -2,24 +2,25 @@
 -- writer's TTL stands while a writer holds); when that shortens its TTL, every waiter is woken to
 -- see the new TTL. When no hold is left, the lock is deleted and one waiter (a writer) is woken.
 -- The owner's holds are counted, not told apart: the one of its hold keys that ends first goes,
--- so the holds that remain keep the longest leases. Runs after core's unlock-latch.lua,
--- hold-markers.lua and read-holds.lua.
+-- so the holds that remain keep the longest leases. Runs once per hold (release_once(), with the
+-- acquisition's request record): a copy answers the first outcome. Runs after core's
+-- coreLua.releaseHold fragments (release_once(), unmark()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
--- KEYS[3]  this release's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[3]  the acquisition's request record, deadbolt_request:{name}:<hold id>
 -- KEYS[4]  the lock's hold markers, deadbolt_holds:{name}
 -- ARGV[1]  message to publish when the lock is freed (0: wake one waiter)
 -- ARGV[2]  the hold id of the acquisition being released
 -- ARGV[3]  reader field, <clientId>:<ownerId>
 -- ARGV[4]  publish command: publish or spublish
--- ARGV[5]  how long the latch remembers the outcome, in milliseconds
+-- ARGV[5]  how long the record keeps the outcome, in milliseconds
 --
 -- Returns  nil when this hold does not stand: released already, or the owner's leases ran out
---          (nothing changed); 0 when holds remain; 1 when the lock was freed (a request re-sent
---          while the latch remembers: the first outcome).
+--          (nothing changed); 0 when holds remain; 1 when the lock was freed (for a copy: the
+--          first outcome).
 local lock, markers, field = KEYS[1], KEYS[4], ARGV[3]
-return with_unlock_latch(KEYS[3], ARGV[5], function()
+return release_once(KEYS[3], ARGV[5], function()
   if not unmark(markers, field, ARGV[2]) then
     return nil
   end

@@ -4,18 +4,19 @@
 -- receiver's lease, nothing is published and nobody else is woken, as the lock was never free.
 -- When the owner still holds live read holds, its last write hold downgrades the lock to a read
 -- lock as write-release.lua does, waking every waiter; the receiver, a writer, may not share it,
--- so nothing passes. Runs after core's coreLua.passHold fragments (with_unlock_latch(),
--- drop_hold(), add_hold()) and read-holds.lua.
+-- so nothing passes. Runs once per releasing hold (release_once(), with the acquisition's request
+-- record): a copy answers the first outcome. Runs after core's coreLua.passHold fragments
+-- (release_once(), drop_hold(), add_hold()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
--- KEYS[3]  the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[3]  the releasing hold's request record, deadbolt_request:{name}:<hold id>
 -- KEYS[4]  the lock's hold markers, deadbolt_holds:{name}
 -- ARGV[1]  message to publish when a downgrade ends write mode (1: wake every waiter)
 -- ARGV[2]  the hold id of the acquisition being released
 -- ARGV[3]  the releasing writer field, <clientId>:<ownerId>:write
 -- ARGV[4]  publish command: publish or spublish
--- ARGV[5]  how long the latch remembers the outcome, in milliseconds
+-- ARGV[5]  how long the record keeps the outcome, in milliseconds
 -- ARGV[6]  the receiving writer field, <clientId>:<ownerId>:write
 -- ARGV[7]  the receiver's new hold id, <instance>:<n>
 -- ARGV[8]  the receiver's lease in milliseconds: the lock then lives exactly this long
@@ -23,10 +24,9 @@
 -- Returns  nil when the releasing hold does not stand (nothing changed); 0 when write holds of
 --          the releasing owner remain (nothing passed); 1 when the write lock was passed to the
 --          receiver; 2 when the owner's read holds keep the lock, downgraded to a read lock and
---          every waiter woken (nothing passed). A request re-sent while the latch remembers gets
---          the first outcome.
+--          every waiter woken (nothing passed). A copy gets the first outcome.
 local lock, markers, from, from_hold = KEYS[1], KEYS[4], ARGV[3], ARGV[2]
-return with_unlock_latch(KEYS[3], ARGV[5], function()
+return release_once(KEYS[3], ARGV[5], function()
   local dropped = drop_hold(lock, markers, from, from_hold)
   if dropped ~= 1 then
     return dropped
