@@ -1,8 +1,8 @@
 // The read-write lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
-import { HANDOFF_RELEASED, type CommandContext, type PublishCommand, type ScriptArgument } from '@deadbolt/core/kit';
+import { HANDOFF_RELEASED, type ScriptArgument } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_LATCH_TTL, COMMAND_NOW, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
 import { readWriteForceRelease } from '../src/commands/readWriteForceRelease.js';
 import { READ_UNLOCK_MESSAGE } from '../src/commands/readWriteMessages.js';
@@ -23,9 +23,8 @@ import writeExtendLua from '../src/lua/write-extend.lua';
 import writeHandOffLua from '../src/lua/write-handoff.lua';
 import writeReleaseLua from '../src/lua/write-release.lua';
 
-// A request's deadline on the server's clock, as the client computes it: a fixed one, to write out.
-const DEADLINE = COMMAND_NOW + 5_000;
-const context = (publish: PublishCommand): CommandContext => ({ ...commandContext(publish), deadline: DEADLINE });
+const context = commandContext;
+const DEADLINE = COMMAND_DEADLINE;
 
 const NAME = 'orders';
 const TAGGED = 'tenant:{7}:orders';

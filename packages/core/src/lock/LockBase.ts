@@ -124,7 +124,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     runtime.assertOpen();
     const holders = checkForceUnlockOptions(options).holders ?? (await runtime.run(call(lockHolders, { name: this.name })));
     if (Object.keys(holders).length === 0) return false;
-    return runtime.run(this.#kind.forceRelease({ request: runtime.newHoldId(), holders }));
+    // Counted once per request, so sent again while Redis is away: the caller learns the outcome where it can.
+    return runtime.runOnce(this.#kind.forceRelease({ request: runtime.newHoldId(), holders }));
   }
 
   /** Whether anyone holds the lock. */
