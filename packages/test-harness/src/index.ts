@@ -41,6 +41,7 @@ export { waitFor, sleep, type WaitOptions } from './wait.js';
 export { FaultProxy, startFaultProxy } from './proxy/fault-proxy.js';
 export { ProxyGroup, startProxies, type AddressMap } from './proxy/proxy-group.js';
 export { RequestRule, type CutOptions, type RequestMatch } from './proxy/request-rule.js';
+export { RequestHold, type HeldRequest, type HoldOptions } from './proxy/request-hold.js';
 export { addCounters, type FaultControls, type PartitionOptions, type ProxyCounters, type ProxyDirection } from './proxy/controls.js';
 export type { Delay } from './proxy/delay.js';
 export { openProxyCount, stopAllProxies } from './proxy/registry.js';

@@ -62,7 +62,15 @@ describe('fault proxy in front of a standalone server', () => {
     expect(await sendCommand(proxy, ['SET', k, 'v'])).toBe('OK');
     expect(await sendCommand(proxy, ['GET', k])).toBe('v');
     expect(await node.command('GET', k)).toBe('v');
-    expect(proxy.counters).toEqual({ connectionsAccepted: 2, connectionsRefused: 0, requestsCut: 0, partitions: 0, resets: 0 });
+    expect(proxy.counters).toEqual({
+      connectionsAccepted: 2,
+      connectionsRefused: 0,
+      requestsCut: 0,
+      requestsHeld: 0,
+      requestsDelivered: 0,
+      partitions: 0,
+      resets: 0,
+    });
   });
 
   it('adds latency in both directions or one, and removes it again', async () => {
@@ -127,6 +135,143 @@ describe('fault proxy in front of a standalone server', () => {
     } finally {
       client.disconnect();
     }
+  });
+
+  it('holds a request back from Redis, drops the client, and delivers it late on the old connection', async () => {
+    const counter = uniqueKey('held');
+    const before = uniqueKey('before');
+    const connection = await RespConnection.connect(proxy);
+    const hold = proxy.holdRequest({ marker: counter, commands: ['incr'] });
+    // Sent together: the one before the hold is answered, the held one never reaches Redis.
+    const [set, incremented] = await Promise.all([connection.command('SET', before, '1'), connection.command('INCR', counter).catch((error: unknown) => error)]);
+    expect(set).toBe('OK');
+    expect(incremented).toBeInstanceOf(Error);
+    await waitFor(() => connection.closed, { timeoutMs: 2_000, description: "the client's side is closed" });
+    expect(await node.command('EXISTS', counter)).toBe(0);
+    // The client is gone; its connection to Redis stays open for the delivery.
+    expect({ held: hold.held, seen: hold.seen, shotsLeft: hold.shotsLeft, clients: proxy.openConnections, servers: proxy.serverConnections }).toEqual({
+      held: 1,
+      seen: 1,
+      shotsLeft: 0,
+      clients: 0,
+      servers: 1,
+    });
+    // Whatever happened meanwhile, the request arrives late and runs; its reply goes to the test.
+    expect(await node.command('SET', counter, '41')).toBe('OK');
+    const replies = await hold.deliver();
+    expect(replies.map((reply) => reply.toString('latin1'))).toEqual([':42\r\n']);
+    expect(await node.command('GET', counter)).toBe('42');
+    expect({ held: hold.held, delivered: hold.delivered }).toEqual({ held: 0, delivered: 1 });
+    await waitFor(() => proxy.serverConnections === 0, { timeoutMs: 2_000, description: 'the old connection closes after the late reply' });
+    expect(proxy.counters).toMatchObject({ requestsHeld: 1, requestsDelivered: 1, requestsCut: 0 });
+    await expect(hold.deliver()).rejects.toThrow(/no request is held/);
+  });
+
+  it('holds a request that ioredis then re-sends on a new connection: the late copy is a second run', async () => {
+    const counter = uniqueKey('resent');
+    const client = ioredisThrough(proxy);
+    try {
+      await client.connect();
+      const hold = proxy.holdRequest({ marker: counter, commands: ['incr'] });
+      // The connection drops without a reply; ioredis re-sends on a new one, which the spent rule lets through.
+      expect(await client.incr(counter)).toBe(1);
+      expect({ held: hold.held, seen: hold.seen }).toEqual({ held: 1, seen: 2 });
+      expect(proxy.counters).toMatchObject({ connectionsAccepted: 2, requestsHeld: 1 });
+      const [reply] = await hold.deliver();
+      expect(reply?.toString('latin1')).toBe(':2\r\n');
+      expect(await node.command('GET', counter)).toBe('2');
+      // The client goes on, on its new connection.
+      expect(await client.incr(counter)).toBe(3);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('with duplicate, lets the request run now and delivers a copy of it late: one request, two runs, for any driver', async () => {
+    const counter = uniqueKey('duplicate');
+    const connection = await RespConnection.connect(proxy);
+    const hold = proxy.holdRequest({ marker: counter, duplicate: true });
+    // It ran, but the client never hears: its connection is dropped as by a cut.
+    await expect(connection.command('INCR', counter)).rejects.toThrow();
+    await hold.until((rule) => rule.held === 1, 'the copy is held');
+    expect(await node.command('GET', counter)).toBe('1');
+    await waitFor(() => connection.closed, { timeoutMs: 2_000, description: "the client's side is closed" });
+    expect({ clients: proxy.openConnections, servers: proxy.serverConnections, cut: hold.cut }).toEqual({ clients: 0, servers: 1, cut: 0 });
+    const [reply] = await hold.deliver();
+    expect(reply?.toString('latin1')).toBe(':2\r\n');
+    expect(await node.command('GET', counter)).toBe('2');
+    await waitFor(() => proxy.serverConnections === 0, { timeoutMs: 2_000, description: 'the old connection closes after the late reply' });
+    expect(proxy.counters).toMatchObject({ requestsHeld: 1, requestsDelivered: 1, requestsCut: 0 });
+  });
+
+  it('matches a request only when it carries every marker given', async () => {
+    const key = uniqueKey('markers');
+    const connection = await RespConnection.connect(proxy);
+    try {
+      const hold = proxy.holdRequest({ marker: [key, 'second-marker'] });
+      expect(await connection.command('SET', key, 'first-marker')).toBe('OK');
+      expect(hold.seen).toBe(0);
+      await expect(connection.command('SET', key, 'second-marker')).rejects.toThrow();
+      expect({ seen: hold.seen, held: hold.held }).toEqual({ seen: 1, held: 1 });
+      expect(await node.command('GET', key)).toBe('first-marker');
+      await hold.deliver();
+      expect(await node.command('GET', key)).toBe('second-marker');
+    } finally {
+      connection.close();
+    }
+  });
+
+  it('stalls the client for dropClientAfterMs before dropping it: what it sends meanwhile never reaches Redis', async () => {
+    const held = uniqueKey('stalled');
+    const after = uniqueKey('after');
+    const connection = await RespConnection.connect(proxy);
+    const stallMs = 600;
+    const hold = proxy.holdRequest({ marker: held, dropClientAfterMs: stallMs });
+    const started = performance.now();
+    const first = connection.command('SET', held, 'v').catch((error: unknown) => error);
+    const second = connection.command('SET', after, 'v').catch((error: unknown) => error);
+    await hold.until((rule) => rule.held === 1, 'the SET is held');
+    await waitFor(() => proxy.pendingTimers === 1, { timeoutMs: 2_000, description: 'the drop is timed' });
+    expect(connection.closed).toBe(false);
+    expect(await first).toBeInstanceOf(Error);
+    expect(await second).toBeInstanceOf(Error);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(stallMs - 10);
+    expect(connection.closed).toBe(true);
+    expect(await node.command('EXISTS', held, after)).toBe(0);
+    await hold.deliver();
+    expect({ held: await node.command('EXISTS', held), after: await node.command('EXISTS', after) }).toEqual({ held: 1, after: 0 });
+  });
+
+  it('keeps a held request deliverable through a reset and a partition; closing the proxy drops it', async () => {
+    const key = uniqueKey('kept');
+    const hold = proxy.holdRequest({ marker: key });
+    await expect(sendCommand(proxy, ['SET', key, 'v'], { timeoutMs: 2_000 })).rejects.toThrow();
+    expect(hold.held).toBe(1);
+    const open = await RespConnection.connect(proxy);
+    await waitFor(() => proxy.openConnections === 1, { timeoutMs: 2_000, description: 'the other connection is open' });
+    // The reset closes the one client connection open, not the held request's connection to Redis.
+    expect(proxy.reset()).toBe(1);
+    proxy.partition();
+    await waitFor(() => open.closed, { timeoutMs: 2_000, description: 'the other connection is dropped' });
+    expect({ held: hold.held, servers: proxy.serverConnections }).toEqual({ held: 1, servers: 1 });
+    // Delivered while the partition is still in force: the old connection was established before it.
+    await hold.deliver();
+    expect(await node.command('GET', key)).toBe('v');
+    proxy.heal();
+    // One more, dropped undelivered by close: nothing is left behind.
+    const dropped = uniqueKey('dropped');
+    const second = proxy.holdRequest({ marker: dropped });
+    await expect(sendCommand(proxy, ['SET', dropped, 'v'], { timeoutMs: 2_000 })).rejects.toThrow();
+    expect(second.held).toBe(1);
+    await proxy.close();
+    expect({ held: second.held, servers: proxy.serverConnections, timers: proxy.pendingTimers }).toEqual({ held: 0, servers: 0, timers: 0 });
+    await expect(second.deliver()).rejects.toThrow(/no request is held/);
+    expect(await node.command('EXISTS', dropped)).toBe(0);
+  });
+
+  it('checks a hold rule\'s options', () => {
+    expect(() => proxy.holdRequest({ marker: 'x', times: -1 })).toThrow(RangeError);
+    expect(() => proxy.holdRequest({ marker: 'x', dropClientAfterMs: Number.NaN })).toThrow(RangeError);
   });
 
   it('partitions: refuses new connections and drops open ones until healed', async () => {
@@ -240,6 +385,18 @@ describe('fault proxies in front of a cluster', () => {
       expect(proxies.counters.requestsCut).toBe(1);
       const owner = await cluster.masterForKey('{a}:counter');
       expect(proxies.proxyFor(owner).counters.requestsCut).toBe(1);
+      // A hold shared by the group holds on the node that owns the key, and delivers there.
+      const hold = proxies.holdRequest({ marker: '{b}:held', commands: ['set'] });
+      expect(await client.set('{b}:held', 'v')).toBe('OK');
+      const holder = await cluster.masterForKey('{b}:held');
+      expect({ held: hold.held, onOwner: proxies.proxyFor(holder).counters.requestsHeld, inGroup: proxies.counters.requestsHeld }).toEqual({
+        held: 1,
+        onOwner: 1,
+        inGroup: 1,
+      });
+      expect(await client.del('{b}:held')).toBe(1);
+      expect((await hold.deliver()).map((reply) => reply.toString('latin1'))).toEqual(['+OK\r\n']);
+      expect(await holder.command('GET', '{b}:held')).toBe('v');
     } finally {
       client.disconnect();
       await proxies.close();

@@ -1,4 +1,5 @@
 import type { Delay } from './delay.js';
+import type { HoldOptions, RequestHold } from './request-hold.js';
 import type { CutOptions, RequestMatch, RequestRule } from './request-rule.js';
 
 /** A direction through the proxy: `toServer` is client to Redis, `toClient` Redis to client. */
@@ -12,6 +13,10 @@ export interface ProxyCounters {
   readonly connectionsRefused: number;
   /** Requests cut: forwarded, run by Redis, reply swallowed, both sockets destroyed. */
   readonly requestsCut: number;
+  /** Requests held back by a hold rule, each on a connection to Redis kept open for it. */
+  readonly requestsHeld: number;
+  /** Held requests delivered late, whose reply came back (to the test, not the client). */
+  readonly requestsDelivered: number;
   /** Partitions begun (a cut rule's `partitionMs` included). */
   readonly partitions: number;
   /** Calls of `reset()`: every connection destroyed at once. */
@@ -19,7 +24,15 @@ export interface ProxyCounters {
 }
 
 /** All zero. */
-export const NO_COUNTS: ProxyCounters = { connectionsAccepted: 0, connectionsRefused: 0, requestsCut: 0, partitions: 0, resets: 0 };
+export const NO_COUNTS: ProxyCounters = {
+  connectionsAccepted: 0,
+  connectionsRefused: 0,
+  requestsCut: 0,
+  requestsHeld: 0,
+  requestsDelivered: 0,
+  partitions: 0,
+  resets: 0,
+};
 
 /** Adds counters up, e.g. over a cluster's proxies. */
 export function addCounters(counters: readonly ProxyCounters[]): ProxyCounters {
@@ -28,6 +41,8 @@ export function addCounters(counters: readonly ProxyCounters[]): ProxyCounters {
     connectionsAccepted: sum('connectionsAccepted'),
     connectionsRefused: sum('connectionsRefused'),
     requestsCut: sum('requestsCut'),
+    requestsHeld: sum('requestsHeld'),
+    requestsDelivered: sum('requestsDelivered'),
     partitions: sum('partitions'),
     resets: sum('resets'),
   };
@@ -59,6 +74,13 @@ export interface FaultControls {
    * them: see {@link RequestRule}. The rule stays in force (counting) until cancelled or cleared.
    */
   cutAfterRequest(options: CutOptions): RequestRule;
+  /**
+   * Arms a rule that holds the next `times` (default 1) requests matching `options` back from
+   * Redis, closes the client's side of their connections, and keeps each one's connection to
+   * Redis open until the test calls `deliver()` on the rule: the request then reaches Redis late,
+   * on its old connection, after whatever the client did meanwhile. See {@link RequestHold}.
+   */
+  holdRequest(options: HoldOptions): RequestHold;
   /** A rule that only counts matching requests and their replies, for waiting on a re-send. */
   watchRequests(match: RequestMatch): RequestRule;
   /** Cancels every rule armed so far. */
@@ -66,13 +88,18 @@ export interface FaultControls {
   /**
    * Destroys every current connection and closes every new one on arrival until healed, so that a
    * client can neither keep nor open a connection. Partitioning again while partitioned only
-   * moves the automatic heal.
+   * moves the automatic heal. A connection to Redis that holds a request for a late delivery
+   * stays open (its client's side is closed).
    */
   partition(options?: PartitionOptions): void;
   /** Ends a partition now; does nothing when there is none. */
   heal(): void;
   /** Resolves when no partition is in force (at once when none is). */
   whenHealed(): Promise<void>;
-  /** Destroys every current connection now; new ones are accepted as usual. Returns how many. */
+  /**
+   * Destroys every current connection now (but keeps a connection to Redis that holds a request
+   * for a late delivery); new ones are accepted as usual. Returns how many client connections it
+   * closed.
+   */
   reset(): number;
 }

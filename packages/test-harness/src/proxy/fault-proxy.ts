@@ -5,6 +5,7 @@ import { NO_COUNTS, type FaultControls, type PartitionOptions, type ProxyCounter
 import { checkDelay, NO_DELAY, type Delay } from './delay.js';
 import { ProxyLink, type LinkOwner } from './proxy-link.js';
 import { registerProxy, unregisterProxy } from './registry.js';
+import { RequestHold, type HoldOptions } from './request-hold.js';
 import { RequestRule, type CutOptions, type RequestMatch } from './request-rule.js';
 
 const LISTEN_ATTEMPTS = 5;
@@ -15,7 +16,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /**
  * A TCP proxy on 127.0.0.1 in front of one Redis server, for tests that need the network between
  * a driver and Redis to misbehave: latency, requests cut after Redis ran them (so the driver
- * re-sends), partitions and resets, all changeable while connections are open. Each accepted
+ * re-sends), requests held back and delivered late on their old connection, partitions and
+ * resets, all changeable while connections are open. Each accepted
  * client connection gets a connection of its own to the server. Start it with
  * {@link startFaultProxy}; close it (or call `stopAllProxies()`) when the test ends.
  */
@@ -76,6 +78,11 @@ export class FaultProxy implements FaultControls {
 
   /** Client connections open through the proxy right now. */
   get openConnections(): number {
+    return [...this.#links].filter((link) => link.clientOpen).length;
+  }
+
+  /** Connections to Redis open through the proxy right now: one per client connection, and one per held request whose client is gone. */
+  get serverConnections(): number {
     return this.#links.size;
   }
 
@@ -95,15 +102,19 @@ export class FaultProxy implements FaultControls {
   }
 
   cutAfterRequest(options: CutOptions): RequestRule {
-    return this.addRule(new RequestRule(options, true));
+    return this.addRule(new RequestRule(options, 'cut'));
+  }
+
+  holdRequest(options: HoldOptions): RequestHold {
+    return this.addRule(new RequestHold(options));
   }
 
   watchRequests(match: RequestMatch): RequestRule {
-    return this.addRule(new RequestRule(match, false));
+    return this.addRule(new RequestRule(match, 'watch'));
   }
 
   /** Applies a rule made elsewhere (one shared by a group of proxies) to this proxy too. */
-  addRule(rule: RequestRule): RequestRule {
+  addRule<Rule extends RequestRule>(rule: Rule): Rule {
     // Cancelled rules match nothing: forget them.
     const active = this.#rules.filter((each) => each.active);
     this.#rules.splice(0, this.#rules.length, ...active, rule);
@@ -123,7 +134,7 @@ export class FaultProxy implements FaultControls {
     if (!this.#partitioned) {
       this.#partitioned = true;
       this.#counters.partitions++;
-      this.#destroyLinks();
+      this.#interruptLinks();
     }
     clearTimeout(this.#healTimer);
     this.#healTimer = durationMs === undefined ? undefined : setTimeout(() => this.heal(), durationMs);
@@ -144,12 +155,13 @@ export class FaultProxy implements FaultControls {
 
   reset(): number {
     this.#counters.resets++;
-    return this.#destroyLinks();
+    return this.#interruptLinks();
   }
 
   /**
-   * Stops listening, destroys every connection, cancels every timer and rule, and resolves once the
-   * listener is closed. Idempotent. A partition in force ends (its waiters are released).
+   * Stops listening, destroys every connection (held requests are dropped undelivered), cancels
+   * every timer and rule, and resolves once the listener is closed. Idempotent. A partition in
+   * force ends (its waiters are released).
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -184,13 +196,21 @@ export class FaultProxy implements FaultControls {
       if (rule.partitionMs !== undefined) this.partition({ durationMs: rule.partitionMs });
       rule.recordCut();
     },
+    held: (rule, request) => {
+      this.#counters.requestsHeld++;
+      rule.recordHeld(request);
+    },
+    delivered: () => this.#counters.requestsDelivered++,
     closed: (link) => this.#links.delete(link),
   };
 
-  #destroyLinks(): number {
-    const links = [...this.#links];
-    for (const link of links) link.destroy();
-    return links.length;
+  #destroyLinks(): void {
+    for (const link of [...this.#links]) link.destroy();
+  }
+
+  /** Destroys every connection but the held requests' connections to Redis; returns how many client connections were open. */
+  #interruptLinks(): number {
+    return [...this.#links].filter((link) => link.interrupt()).length;
   }
 }
 

@@ -3,6 +3,7 @@ import { addCounters, type FaultControls, type PartitionOptions, type ProxyCount
 import type { Delay } from './delay.js';
 import { FaultProxy } from './fault-proxy.js';
 import { registerProxy, unregisterProxy } from './registry.js';
+import { RequestHold, type HoldOptions } from './request-hold.js';
 import { RequestRule, type CutOptions, type RequestMatch } from './request-rule.js';
 
 /**
@@ -72,11 +73,15 @@ export class ProxyGroup implements FaultControls {
   }
 
   cutAfterRequest(options: CutOptions): RequestRule {
-    return this.#share(new RequestRule(options, true));
+    return this.#share(new RequestRule(options, 'cut'));
+  }
+
+  holdRequest(options: HoldOptions): RequestHold {
+    return this.#share(new RequestHold(options));
   }
 
   watchRequests(match: RequestMatch): RequestRule {
-    return this.#share(new RequestRule(match, false));
+    return this.#share(new RequestRule(match, 'watch'));
   }
 
   clearRules(): void {
@@ -107,7 +112,7 @@ export class ProxyGroup implements FaultControls {
     return this.#closing;
   }
 
-  #share(rule: RequestRule): RequestRule {
+  #share<Rule extends RequestRule>(rule: Rule): Rule {
     for (const proxy of this.proxies) proxy.addRule(rule);
     return rule;
   }

@@ -4,9 +4,10 @@ import type { FaultControls } from './controls.js';
 export interface RequestMatch {
   /**
    * A string the request's bytes must contain, e.g. a lock name, a key prefix such as
-   * `redisson_unlock_latch:{orders}` or a script's SHA1. The empty string matches every request.
+   * `redisson_unlock_latch:{orders}` or a script's SHA1; or several, every one of which it must
+   * contain (a lock name and a distinctive argument, say). The empty string matches every request.
    */
-  readonly marker: string;
+  readonly marker: string | readonly string[];
   /**
    * Only requests with one of these command names (case-insensitive), e.g. `['EVALSHA', 'EVAL']`.
    * Default: any command.
@@ -26,19 +27,29 @@ export interface CutOptions extends RequestMatch {
 }
 
 /**
+ * What a rule does to the first `times` requests it matches: `watch` only counts them, `cut`
+ * cuts each after Redis ran it ({@link FaultControls.cutAfterRequest}), `hold` keeps each back
+ * for a late delivery ({@link FaultControls.holdRequest}).
+ */
+export type RuleAction = 'watch' | 'cut' | 'hold';
+
+/**
  * A rule that fault proxies apply to the requests passing through them, in order. A plain rule
  * ({@link FaultControls.watchRequests}) only counts; a cut rule
  * ({@link FaultControls.cutAfterRequest}) also takes "shots": for each of its first `times`
  * matching requests, the proxy forwards the request to Redis, swallows Redis's reply and destroys
  * both sockets, so the request ran but the driver never learns its outcome (and a driver that
- * re-sends, like ioredis, sends it again after reconnecting). One rule may be shared by several
- * proxies (a cluster's); its shots and counts are then shared too.
+ * re-sends, like ioredis, sends it again after reconnecting). A hold rule (a `RequestHold`, from
+ * {@link FaultControls.holdRequest}) takes shots too, and keeps each request back instead. One
+ * rule may be shared by several proxies (a cluster's); its shots and counts are then shared too.
  *
  * Connections in pub/sub or MONITOR mode are never matched: their replies cannot be paired with
  * requests.
  */
 export class RequestRule {
-  readonly #marker: Buffer;
+  /** What the rule does to the requests it takes a shot at. */
+  readonly action: RuleAction;
+  readonly #markers: readonly Buffer[];
   readonly #commands: ReadonlySet<string> | undefined;
   readonly #partitionMs: number | undefined;
   #shotsLeft: number;
@@ -49,20 +60,24 @@ export class RequestRule {
   readonly #waiters = new Set<() => void>();
 
   /**
-   * Use {@link FaultControls.cutAfterRequest} or {@link FaultControls.watchRequests}; a rule made
-   * here takes effect once given to `FaultProxy.addRule`.
+   * Use {@link FaultControls.cutAfterRequest}, {@link FaultControls.holdRequest} or
+   * {@link FaultControls.watchRequests}; a rule made here takes effect once given to
+   * `FaultProxy.addRule`.
    *
-   * @param options - what to match, and for a cut rule how often to cut and what to do after
-   * @param cuts - `false` for a rule that only counts (its `times` is then 0)
+   * @param options - what to match, and for a cut or hold rule how often to act (`times`) and,
+   *   for a cut rule, what to do after (`partitionMs`)
+   * @param action - `watch` for a rule that only counts (its `times` is then 0)
    * @throws RangeError for a negative or fractional `times`, or a negative `partitionMs`
    */
-  constructor(options: CutOptions, cuts: boolean) {
-    const times = cuts ? (options.times ?? 1) : 0;
+  constructor(options: CutOptions, action: RuleAction) {
+    this.action = action;
+    const times = action === 'watch' ? 0 : (options.times ?? 1);
     if (!Number.isInteger(times) || times < 0) throw new RangeError(`times must be an integer >= 0, got ${times}`);
     if (options.partitionMs !== undefined && !(options.partitionMs >= 0)) {
       throw new RangeError(`partitionMs must be >= 0, got ${options.partitionMs}`);
     }
-    this.#marker = Buffer.from(options.marker, 'utf8');
+    const markers: readonly string[] = typeof options.marker === 'string' ? [options.marker] : options.marker;
+    this.#markers = markers.filter((marker) => marker.length > 0).map((marker) => Buffer.from(marker, 'utf8'));
     this.#commands = options.commands && new Set(options.commands.map((name) => name.toUpperCase()));
     this.#partitionMs = options.partitionMs;
     this.#shotsLeft = times;
@@ -83,7 +98,7 @@ export class RequestRule {
     return this.#cut;
   }
 
-  /** Cuts still to come. */
+  /** Cuts (for a hold rule: holds) still to come. */
   get shotsLeft(): number {
     return this.#shotsLeft;
   }
@@ -103,7 +118,7 @@ export class RequestRule {
    * Resolves once `condition` holds for this rule (checked now and after every change), or
    * rejects after `timeoutMs` (default 10 s) naming `description`.
    */
-  async until(condition: (rule: RequestRule) => boolean, description = 'the rule reached its condition', timeoutMs = 10_000): Promise<void> {
+  async until(condition: (rule: this) => boolean, description = 'the rule reached its condition', timeoutMs = 10_000): Promise<void> {
     if (condition(this)) return;
     await new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -124,16 +139,17 @@ export class RequestRule {
   matches(command: string | undefined, request: Buffer): boolean {
     if (!this.#active) return false;
     if (this.#commands !== undefined && (command === undefined || !this.#commands.has(command))) return false;
-    return this.#marker.length === 0 || request.includes(this.#marker);
+    return this.#markers.every((marker) => request.includes(marker));
   }
 
   /**
-   * For proxies: counts a matching request and says whether to cut it, taking a shot when
-   * `canCut` (the connection is not being cut already) and one is left.
+   * For proxies: counts a matching request and says whether to cut or hold it (see
+   * {@link RequestRule.action}), taking a shot when `canAct` (no request of the connection is
+   * cut or held already) and one is left.
    */
-  admit(canCut: boolean): boolean {
+  admit(canAct: boolean): boolean {
     this.#seen++;
-    const shoot = canCut && this.#shotsLeft > 0;
+    const shoot = canAct && this.#shotsLeft > 0;
     if (shoot) this.#shotsLeft--;
     this.#notify();
     return shoot;
@@ -153,6 +169,11 @@ export class RequestRule {
   /** For proxies: a cut is done (and its partition, if any, has begun). */
   recordCut(): void {
     this.#cut++;
+    this.#notify();
+  }
+
+  /** For subclasses: tells whoever waits in {@link RequestRule.until} that something changed. */
+  protected notify(): void {
     this.#notify();
   }
 
