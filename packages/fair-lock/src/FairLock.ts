@@ -54,6 +54,7 @@ const KNOWN_OPTIONS = ['waiterTimeout'] as const;
  *   `waiterTimeout` at most.
  * - A waiter that gives up (wait time ran out, signal aborted, Redis error) leaves the queue at
  *   once, and the deadlines behind it move up.
+ * - `forceUnlock` wakes the waiter at the head of the queue; the queue itself stays.
  * - A lock that expires by its lease while others wait is taken by the head waiter when it
  *   expires, not after the head's deadline.
  * - Granting the lock to the head costs the same few Redis commands however long the queue is
@@ -111,21 +112,14 @@ export class FairLock extends LockBase {
     this.waiterTimeout = waiterTimeout;
     this.keys = fairLockKeys(this.name);
   }
-
-  /**
-   * Deletes the lock whoever holds it and wakes the waiter at the head of the queue; the queue
-   * itself stays. Holders learn it at their next renewal or release.
-   *
-   * @returns `true` when there was a lock to delete
-   */
-  override forceUnlock(): Promise<boolean> {
-    return super.forceUnlock();
-  }
 }
 
 /**
  * The fair lock's declaration: the reentrant lock's hash, a queue of waiters in arrival order
  * with their deadlines, and a channel per waiter, in Redisson's layout.
+ *
+ * @param keys - the lock's keys and channels
+ * @param waiterTimeout - see {@link FairLockOptions.waiterTimeout}
  */
 export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKind {
   const lock = { keys, waiterTimeout };
@@ -137,9 +131,9 @@ export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKin
     acquire: ({ field, hold, lease, waitTime }) =>
       call(fairAcquire, { ...lock, field, hold, lease, allowance: waitTime === 0 ? 0 : allowanceOf(waitTime) }),
     release: (field, hold) => call(fairRelease, { ...lock, field, hold }),
-    forceRelease: () => call(fairForceRelease, lock),
-    leave: ({ field, waitTime }) => call(fairLeave, { ...lock, field, allowance: allowanceOf(waitTime) }),
-    extend: (field, hold, lease) => call(lockCommands.extend, { name: keys.lock, field, hold, lease }),
+    forceRelease: ({ request, holders }) => call(fairForceRelease, { ...lock, request, holders }),
+    leave: ({ field, waitTime }, request) => call(fairLeave, { ...lock, field, allowance: allowanceOf(waitTime), request }),
+    extend: (field, hold, lease, request) => call(lockCommands.extend, { name: keys.lock, field, hold, lease, request }),
     state: (field) => call(lockCommands.state, { name: keys.lock, field }),
     renew: lockCommands.renew,
     waitChannel: (field) => keys.waiterChannel(field),

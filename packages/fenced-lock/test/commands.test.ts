@@ -1,7 +1,7 @@
 // The fenced lock's commands without Redis: each command's KEYS, ARGV and reply decoding against
 // the header of the .lua script it runs (issue 15).
 import { describe, expect, it } from 'vitest';
-import { commandContext, expectScript } from '@deadbolt/conformance/commands';
+import { COMMAND_DEADLINE, commandContext, expectScript } from '@deadbolt/conformance/commands';
 import { fencedAcquire } from '../src/commands/fencedAcquire.js';
 import { fencedHandOff } from '../src/commands/fencedHandOff.js';
 import { fencedToken } from '../src/commands/fencedToken.js';
@@ -16,17 +16,18 @@ describe('fencedAcquire (acquire.lua)', () => {
 
   it('runs fenced-lock/acquire', () => expectScript(fencedAcquire, 'fenced-lock/acquire', acquireLua, input));
 
-  it('KEYS: the lock, its token counter, its hold markers', () => {
-    expect(fencedAcquire.keys(input)).toEqual(['ledger', 'redisson_lock_token:{ledger}', 'deadbolt_holds:{ledger}']);
+  it("KEYS: the lock, its token counter, its hold markers, the attempt's request record", () => {
+    expect(fencedAcquire.keys(input)).toEqual(['ledger', 'redisson_lock_token:{ledger}', 'deadbolt_holds:{ledger}', 'deadbolt_request:{ledger}:inst-1:3']);
     expect(fencedAcquire.keys({ ...input, name: 'tenant:{7}:ledger' })).toEqual([
       'tenant:{7}:ledger',
       'redisson_lock_token:tenant:{7}:ledger',
       'deadbolt_holds:tenant:{7}:ledger',
+      'deadbolt_request:tenant:{7}:ledger:inst-1:3',
     ]);
   });
 
-  it.each(['publish', 'spublish'] as const)('ARGV with %s: lease, owner field, hold id', (publish) => {
-    expect(fencedAcquire.args(input, commandContext(publish))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3']);
+  it.each(['publish', 'spublish'] as const)('ARGV with %s: lease, owner field, hold id, deadline', (publish) => {
+    expect(fencedAcquire.args(input, commandContext(publish))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3', COMMAND_DEADLINE]);
   });
 
   it('decodes { token } as taken with the exact token beyond 2^53', () => {
@@ -39,6 +40,7 @@ describe('fencedAcquire (acquire.lua)', () => {
   it.each([
     [4_200, { status: 'heldByOther', ttl: 4_200 }],
     [-1, { status: 'heldByOther', ttl: Infinity }],
+    [0, { status: 'heldByOther', ttl: 0 }],
   ])('decodes the PTTL %j as heldByOther', (reply, decoded) => expect(fencedAcquire.decode(reply)).toEqual(decoded));
 });
 
@@ -47,13 +49,13 @@ describe('fencedHandOff (handoff.lua)', () => {
 
   it('runs fenced-lock/handoff', () => expectScript(fencedHandOff, 'fenced-lock/handoff', handOffLua, input));
 
-  it("KEYS: the lock, the releasing hold's latch, the hold markers, the token counter", () => {
-    expect(fencedHandOff.keys(input)).toEqual(['ledger', 'redisson_unlock_latch:{ledger}:inst-1:3', 'deadbolt_holds:{ledger}', 'redisson_lock_token:{ledger}']);
+  it("KEYS: the lock, the releasing hold's request record, the hold markers, the token counter", () => {
+    expect(fencedHandOff.keys(input)).toEqual(['ledger', 'deadbolt_request:{ledger}:inst-1:3', 'deadbolt_holds:{ledger}', 'redisson_lock_token:{ledger}']);
   });
 
-  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the latch's TTL", (publish) => {
+  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the record's TTL", (publish) => {
     const context = commandContext(publish);
-    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.unlockLatchTtl]);
+    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.recordTtl]);
   });
 
   it.each([

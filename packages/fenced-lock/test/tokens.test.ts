@@ -1,10 +1,12 @@
 // Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
 // across owners, clients and processes.
 import { BACKENDS, eventually, sleep, useSuiteContext, waitersAsleep } from '@deadbolt/conformance';
-import { call, holdMarkersKey, lockRuntime } from '@deadbolt/core/kit';
+import { RedisUnavailableError } from '@deadbolt/core';
+import { call, holdMarkersKey, lockCommands, lockRuntime } from '@deadbolt/core/kit';
 import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fencedAcquire } from '../src/commands/fencedAcquire.js';
 import { fencedHandOff } from '../src/commands/fencedHandOff.js';
 import { ChildProcess } from './child/ChildProcess.js';
 
@@ -78,15 +80,38 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     const runtime = lockRuntime(client);
     const passed = { status: 'passed', grant: held.token + 1n };
     expect(await runtime.run(request)).toEqual(passed);
-    // Re-sent while the latch remembers: the first outcome, and no token drawn again.
+    // Re-sent while the record keeps the outcome: the first outcome, and no token drawn again.
     expect(await runtime.run(request)).toEqual(passed);
     expect(await lock.currentToken()).toBe(held.token + 1n);
     expect(await ctx.backend().command(['HGETALL', lock.name], lock.name)).toEqual([to.field, '1']);
-    // Re-sent after the latch: the releasing hold is gone, so nothing changes.
+    // Re-sent after the record expired: the releasing hold is gone, so nothing changes.
     await sleep(1_200);
     expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
     expect(await lock.currentToken()).toBe(held.token + 1n);
     expect(await lock.forceUnlock()).toBe(true);
+  });
+
+  it('a copy of an acquisition draws no token: one that counted gets the counter as it stands, one given back takes nothing', async () => {
+    const client = await ctx.client();
+    const lock = new FencedLock(client, ctx.uniqueName('acquire-twice'));
+    const runtime = lockRuntime(client);
+    const field = `${client.id}:owner`;
+    const attempt = (hold: string) => call(fencedAcquire, { name: lock.name, field, hold, lease: 5_000 });
+    const taking = attempt(`${client.id}-test:1`);
+    expect(await runtime.run(taking)).toEqual({ status: 'taken', grant: 1n });
+    expect(await runtime.run(taking)).toEqual({ status: 'taken', grant: 1n });
+    expect(await ctx.backend().command(['HGETALL', lock.name], lock.name)).toEqual([field, '1']);
+    expect(await runtime.run(call(lockCommands.release, { name: lock.name, field, hold: `${client.id}-test:1` }))).toBe('freed');
+    // After its release, and for an attempt given back before it arrived: nothing taken, no token.
+    expect(await runtime.run(taking)).toEqual({ status: 'heldByOther', ttl: 0 });
+    const givenBack = `${client.id}-test:2`;
+    expect(await runtime.run(call(lockCommands.release, { name: lock.name, field, hold: givenBack }))).toBe('notHeld');
+    expect(await runtime.run(attempt(givenBack))).toEqual({ status: 'heldByOther', ttl: 0 });
+    // Past its deadline: refused.
+    const late = attempt(`${client.id}-test:3`);
+    await expect(runtime.run({ ...late, args: (context) => late.args({ ...context, deadline: 1 }) })).rejects.toThrow(RedisUnavailableError);
+    expect(await lock.isLocked()).toBe(false);
+    expect(await lock.currentToken()).toBe(1n);
   });
 
   it('a counter that is not an integer fails a hand-off and leaves the lock with its holder', async () => {

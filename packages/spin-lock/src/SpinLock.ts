@@ -23,7 +23,7 @@ export function spinLockKind(backoff: Backoff): (name: string) => LockKind {
     ...reentrantLockKind(name),
     kindName: 'spin',
     release: (field, hold) => call(spinRelease, { name, field, hold }),
-    forceRelease: () => call(spinForceRelease, { name }),
+    forceRelease: ({ request, holders }) => call(spinForceRelease, { name, request, holders }),
     backoff,
   });
 }

@@ -8,5 +8,5 @@ import release from './lua/release.lua';
  */
 export const spinScripts = {
   release: defineScript('spin-lock/release', `${coreLua.releaseHold}\n${release}`),
-  forceRelease: defineScript('spin-lock/force-release', forceRelease),
+  forceRelease: defineScript('spin-lock/force-release', `${coreLua.sameHolders}\n${forceRelease}`),
 } as const;

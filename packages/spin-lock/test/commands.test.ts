@@ -1,7 +1,7 @@
 // The spin lock's commands and declaration without Redis: each command's KEYS, ARGV and reply
 // decoding against the header of the .lua script it runs, and which command each operation of
 // the kind runs (issue 18).
-import { COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { exponentialBackoff, lockCommands } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { spinForceRelease } from '../src/commands/spinForceRelease.js';
@@ -15,16 +15,16 @@ describe('spinRelease (release.lua)', () => {
 
   it('runs spin-lock/release', () => expectScript(spinRelease, 'spin-lock/release', releaseLua, input));
 
-  it("KEYS: the lock, this release's latch, the hold markers; no channel", () => {
-    expect(spinRelease.keys(input)).toEqual(['reports', 'redisson_unlock_latch:{reports}:inst-1:3', 'deadbolt_holds:{reports}']);
+  it("KEYS: the lock, the acquisition's request record, the hold markers; no channel", () => {
+    expect(spinRelease.keys(input)).toEqual(['reports', 'deadbolt_request:{reports}:inst-1:3', 'deadbolt_holds:{reports}']);
     expect(spinRelease.keys({ ...input, name: 'tenant:{7}:reports' })).toEqual([
       'tenant:{7}:reports',
-      'redisson_unlock_latch:tenant:{7}:reports:inst-1:3',
+      'deadbolt_request:tenant:{7}:reports:inst-1:3',
       'deadbolt_holds:tenant:{7}:reports',
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: owner field, hold id, latch TTL; no publish command', (publish) => {
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: owner field, hold id, record TTL; no publish command', (publish) => {
     expect(spinRelease.args(input, commandContext(publish))).toEqual(['client-1:owner-7', 'inst-1:3', COMMAND_LATCH_TTL]);
   });
 
@@ -38,11 +38,22 @@ describe('spinRelease (release.lua)', () => {
 });
 
 describe('spinForceRelease (force-release.lua)', () => {
-  it('runs spin-lock/force-release', () => expectScript(spinForceRelease, 'spin-lock/force-release', forceReleaseLua, { name: 'reports' }));
+  const force = { name: 'reports', request: 'inst-1:9', holders: {} } as const;
+  const seen = { ...force, holders: { 'client-1:owner-7': '2' } } as const;
 
-  it('KEYS: the lock and its hold markers; no ARGV', () => {
-    expect(spinForceRelease.keys({ name: 'reports' })).toEqual(['reports', 'deadbolt_holds:{reports}']);
-    expect(spinForceRelease.args({ name: 'reports' }, commandContext('spublish'))).toEqual([]);
+  it('runs spin-lock/force-release', () => expectScript(spinForceRelease, 'spin-lock/force-release', forceReleaseLua, force));
+
+  it("KEYS: the lock, its hold markers, the request's record", () => {
+    expect(spinForceRelease.keys(force)).toEqual(['reports', 'deadbolt_holds:{reports}', 'deadbolt_request:{reports}:inst-1:9']);
+    expect(spinForceRelease.keys({ ...force, name: 'tenant:{7}:reports' })).toEqual([
+      'tenant:{7}:reports',
+      'deadbolt_holds:tenant:{7}:reports',
+      'deadbolt_request:tenant:{7}:reports:inst-1:9',
+    ]);
+  });
+
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: deadline, record TTL, then the hash as read; no publish command', (publish) => {
+    expect(spinForceRelease.args(seen, commandContext(publish))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL, 'client-1:owner-7', '2']);
   });
 
   it.each([
@@ -66,7 +77,7 @@ describe('spinLockKind', () => {
 
   it("takes, extends, renews and reads the lock with the plain lock's commands", () => {
     expect(kind.acquire({ field, hold: 'inst-1:1', lease: 30_000, waitTime: 0 }).script).toBe(lockCommands.acquire.script);
-    expect(kind.extend(field, 'inst-1:1', 10_000).script).toBe(lockCommands.extend.script);
+    expect(kind.extend(field, 'inst-1:1', 10_000, 'inst-1:2').script).toBe(lockCommands.extend.script);
     expect(kind.state(field).script).toBe(lockCommands.state.script);
     expect(kind.renew).toBe(lockCommands.renew);
   });
@@ -75,7 +86,9 @@ describe('spinLockKind', () => {
     const release = kind.release(field, 'inst-1:1');
     expect([release.script, release.keys]).toEqual([spinRelease.script, spinRelease.keys({ name: 'reports', field, hold: 'inst-1:1' })]);
     expect(release.args(commandContext('publish'))).toEqual([field, 'inst-1:1', COMMAND_LATCH_TTL]);
-    const force = kind.forceRelease();
-    expect([force.script, force.keys]).toEqual([spinForceRelease.script, ['reports', 'deadbolt_holds:{reports}']]);
+    const holders = { [field]: '1' };
+    const force = kind.forceRelease({ request: 'inst-1:9', holders });
+    expect([force.script, force.keys]).toEqual([spinForceRelease.script, spinForceRelease.keys({ name: 'reports', request: 'inst-1:9', holders })]);
+    expect(force.args(commandContext('publish'))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL, field, '1']);
   });
 });

@@ -203,7 +203,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     } finally {
       // A kind that queues its waiters takes one that leaves without the lock out of the queue.
       const { leave } = this.#kind;
-      if (!granted && options.waitTime > 0 && leave) await runtime.run(leave(wait)).catch(() => undefined);
+      if (!granted && options.waitTime > 0 && leave) await runtime.runOnce(leave(wait, runtime.newHoldId())).catch(() => undefined);
     }
     if (!granted) {
       report?.timedOut();

@@ -65,9 +65,10 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   state(holdField: string): Call<LockState>;
   /**
    * Takes a waiter that gives up (timeout, abort, error) out of the kind's queue at once, for a
-   * kind that queues its waiters.
+   * kind that queues its waiters. `request` is the leave's own id, `<instance>:<n>`: its record
+   * makes a copy change nothing (the waiter may have queued again meanwhile).
    */
-  leave?(wait: WaitContext): Call<unknown>;
+  leave?(wait: WaitContext, request: string): Call<unknown>;
   /**
    * Releases a hold and, when it was its owner's last, passes the lock to a waiter of the same
    * client in one step, without waking anyone else (see `LocalHandoffs`): for exclusive kinds

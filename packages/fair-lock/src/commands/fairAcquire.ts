@@ -1,4 +1,4 @@
-import { decodeNilOrTtl, defineCommand, holdMarkersKey, UNLOCK_MESSAGE, type AcquireReply } from '@deadbolt/core/kit';
+import { decodeNilOrTtl, defineCommand, holdMarkersKey, requestRecordKey, UNLOCK_MESSAGE, type AcquireReply } from '@deadbolt/core/kit';
 import { fairScripts } from '../fairScripts.js';
 import { queueKeys, type FairLockInput } from './fairInputs.js';
 
@@ -18,12 +18,13 @@ export interface FairAcquireInput extends FairLockInput {
 }
 
 /**
- * Takes a fair lock in arrival order, re-enters it, or queues the caller (`acquire.lua`). When it
- * is not taken, `ttl` is how long to sleep before the next attempt unless woken first.
+ * Takes a fair lock in arrival order, re-enters it, or queues the caller (`acquire.lua`), once per
+ * attempt and never past its deadline. When it is not taken, `ttl` is how long to sleep before
+ * the next attempt unless woken first.
  */
 export const fairAcquire = defineCommand<FairAcquireInput, AcquireReply<null>>({
   script: fairScripts.acquire,
-  keys: ({ keys }) => [...queueKeys(keys), holdMarkersKey(keys.lock)],
-  args: ({ lease, field, allowance, waiterTimeout, hold }, { now, publish }) => [lease, field, allowance, now, waiterTimeout, publish, UNLOCK_MESSAGE, hold],
+  keys: ({ keys, hold }) => [...queueKeys(keys), holdMarkersKey(keys.lock), requestRecordKey(keys.lock, hold)],
+  args: ({ lease, field, allowance, waiterTimeout, hold }, { now, publish, deadline }) => [lease, field, allowance, now, waiterTimeout, publish, UNLOCK_MESSAGE, hold, deadline],
   decode: decodeNilOrTtl,
 });

@@ -1,4 +1,4 @@
-import { decodeRelease, defineCommand, holdMarkersKey, UNLOCK_MESSAGE, unlockLatchKey, type ReleaseReply } from '@deadbolt/core/kit';
+import { decodeRelease, defineCommand, holdMarkersKey, UNLOCK_MESSAGE, requestRecordKey, type ReleaseReply } from '@deadbolt/core/kit';
 import { fairScripts } from '../fairScripts.js';
 import { queueKeys, type FairLockInput } from './fairInputs.js';
 
@@ -13,7 +13,7 @@ export interface FairReleaseInput extends FairLockInput {
 /** Releases one hold of a fair lock; the last wakes the waiter at the head of the queue (`release.lua`). */
 export const fairRelease = defineCommand<FairReleaseInput, ReleaseReply>({
   script: fairScripts.release,
-  keys: ({ keys, hold }) => [...queueKeys(keys), holdMarkersKey(keys.lock), unlockLatchKey(keys.lock, hold)],
-  args: ({ hold, field, waiterTimeout }, { publish, unlockLatchTtl, now }) => [UNLOCK_MESSAGE, hold, field, publish, unlockLatchTtl, now, waiterTimeout],
+  keys: ({ keys, hold }) => [...queueKeys(keys), holdMarkersKey(keys.lock), requestRecordKey(keys.lock, hold)],
+  args: ({ hold, field, waiterTimeout }, { publish, recordTtl, now }) => [UNLOCK_MESSAGE, hold, field, publish, recordTtl, now, waiterTimeout],
   decode: decodeRelease,
 });

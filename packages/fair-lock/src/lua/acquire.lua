@@ -1,8 +1,10 @@
--- Takes a fair lock in arrival order, re-enters it, or queues the caller. Runs after core's
--- lock-hold.lua (with the hold markers) and queue.lua.
+-- Takes a fair lock in arrival order, re-enters it, or queues the caller, once per attempt and
+-- never past its deadline. Runs after core's lock-hold.lua (coreLua.hold, with the request
+-- deadline and the hold markers) and queue.lua.
 --
 -- KEYS[1..4]  as in queue.lua
 -- KEYS[5]  the lock's hold markers, deadbolt_holds:{name}
+-- KEYS[6]  this attempt's request record, deadbolt_request:{name}:<hold id>
 -- ARGV[1]  lease in milliseconds: the lock then lives at least this long
 -- ARGV[2]  owner field, <clientId>:<ownerId>
 -- ARGV[3]  the caller's allowance in ms: its deadline is the deadline of the waiter ahead (or
@@ -13,21 +15,39 @@
 -- ARGV[6]  publish command: publish or spublish
 -- ARGV[7]  message that wakes a waiter (0)
 -- ARGV[8]  this attempt's hold id, <instance>:<n>
+-- ARGV[9]  this attempt's deadline on the server's clock, in milliseconds
 --
--- Returns  nil when the lock was taken or re-entered (or this very attempt had counted already: a
---          re-sent request counts once); otherwise how many ms to sleep before the
+-- Returns  nil when the lock was taken or re-entered (or this very attempt had counted already
+--          and its hold stands: a copy counts once); otherwise how many ms to sleep before the
 --          next attempt unless woken first on the caller's own channel (a no-wait attempt: the
 --          lock's remaining TTL, -1 when it has none, 0 when it is free but others queue first).
+--          A copy of an attempt whose hold is gone (or that took none: it queued, or was given
+--          back before it arrived) takes nothing and leaves the queue and the deadlines as they
+--          are. Raises DEADBOLT_LATE past the deadline.
 local field = ARGV[2]
 local allowance = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
 local limit = tonumber(ARGV[5])
 local lease, hold = tonumber(ARGV[1]), ARGV[8]
 
-if is_marked(KEYS[1], KEYS[5], field, hold) then
+-- What an attempt that takes nothing replies, given the lock's PTTL.
+local function not_taken(ttl)
+  if allowance == 0 then
+    return ttl == -2 and 0 or ttl
+  end
+  -- Every waiter, wherever it stands, is awake when the lease ends, or soon after the head takes
+  -- a free lock, since a Redisson head tells nobody (see waiter_sleep).
+  return waiter_sleep(ttl, now, allowance, limit)
+end
+
+local state = hold_state(KEYS[1], KEYS[5], KEYS[6], ARGV[9], field, hold)
+if state == 'counted' then
   return nil
 end
-if redis.call('hexists', KEYS[1], field) == 1 then
+if state == 'gone' then
+  return not_taken(redis.call('pttl', KEYS[1]))
+end
+if state == 'mine' then
   add_hold(KEYS[1], KEYS[5], field, hold, lease)
   return nil
 end
@@ -56,7 +76,7 @@ if ttl == -2 then
   end
 end
 if allowance == 0 then
-  return ttl == -2 and 0 or ttl
+  return not_taken(ttl)
 end
 
 local mine = tonumber(redis.call('zscore', KEYS[3], field))
@@ -72,7 +92,4 @@ end
 if deadline ~= mine then
   redis.call('zadd', KEYS[3], deadline, field)
 end
-
--- Every waiter, wherever it stands, is awake when the lease ends, or soon after the head takes a
--- free lock, since a Redisson head tells nobody (see waiter_sleep).
-return waiter_sleep(ttl, now, allowance, limit)
+return not_taken(ttl)

@@ -4,7 +4,7 @@
 -- Runs after coreLua.passHold.
 --
 -- KEYS[1]  the lock hash
--- KEYS[2]  the releasing hold's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[2]  the releasing hold's request record, deadbolt_request:{name}:<hold id>
 -- KEYS[3]  the lock's hold markers, deadbolt_holds:{name}
 -- KEYS[4]  the token counter, redisson_lock_token:{name}
 -- ARGV[1]  the releasing owner field, <clientId>:<ownerId>
@@ -12,13 +12,13 @@
 -- ARGV[3]  the receiving owner field
 -- ARGV[4]  the receiver's new hold id, <instance>:<n>
 -- ARGV[5]  the receiver's lease in milliseconds: the lock then lives exactly this long
--- ARGV[6]  how long the latch remembers the outcome, in milliseconds
+-- ARGV[6]  how long the record keeps the outcome, in milliseconds
 --
 -- Returns  nil when the releasing hold does not stand (nothing changed); 0 when holds of the
 --          releasing owner remain (nothing passed); { token } when the lock was passed to the
 --          receiver: the counter's new value as a decimal string, as the acquire script returns
---          it. A request re-sent while the latch remembers gets the counter as it stands: only
---          the receiver can have moved it since, by re-entering.
+--          it. A copy (see release-once.lua) gets the counter as it stands: only the receiver can
+--          have moved it since, by re-entering.
 -- A counter INCR would refuse fails the script before anything changes, as an acquisition does
 -- (a script's writes are not undone when it fails halfway).
 local counter = redis.call('get', KEYS[4])

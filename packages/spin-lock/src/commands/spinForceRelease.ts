@@ -1,10 +1,13 @@
-import { decodeDone, defineCommand, holdMarkersKey, type LockInput } from '@deadbolt/core/kit';
+import { decodeDone, defineCommand, holderArguments, holdMarkersKey, requestRecordKey, type ForceReleaseInput } from '@deadbolt/core/kit';
 import { spinScripts } from '../spinScripts.js';
 
-/** Deletes a spin lock whoever holds it, announcing nothing; `true` when there was one (`force-release.lua`). */
-export const spinForceRelease = defineCommand<LockInput, boolean>({
+/**
+ * Deletes a spin lock if its hash is still as read, announcing nothing; `true` when it was deleted
+ * (`force-release.lua`). Once per request, never past its deadline.
+ */
+export const spinForceRelease = defineCommand<ForceReleaseInput, boolean>({
   script: spinScripts.forceRelease,
-  keys: ({ name }) => [name, holdMarkersKey(name)],
-  args: () => [],
+  keys: ({ name, request }) => [name, holdMarkersKey(name), requestRecordKey(name, request)],
+  args: ({ holders }, { deadline, recordTtl }) => [deadline, recordTtl, ...holderArguments(holders)],
   decode: decodeDone,
 });

@@ -1,14 +1,14 @@
 -- Releases one hold of a spin lock (Redisson's RSpinLock): the reentrant lock's release, except
 -- that freeing the lock announces nothing; waiters poll. Runs after coreLua.releaseHold, which
--- defines release_hold() with its unlock latch.
+-- defines release_hold(): once per hold, recorded in the acquisition's request record.
 --
 -- KEYS[1]  the lock hash
--- KEYS[2]  this release's latch, redisson_unlock_latch:{name}:<hold id>
+-- KEYS[2]  the acquisition's request record, deadbolt_request:{name}:<hold id>
 -- KEYS[3]  the lock's hold markers, deadbolt_holds:{name}
 -- ARGV[1]  owner field, <clientId>:<ownerId>
 -- ARGV[2]  the hold id of the acquisition being released
--- ARGV[3]  how long the latch remembers the outcome, in milliseconds
+-- ARGV[3]  how long the record keeps the outcome, in milliseconds
 --
 -- Returns  nil when this hold does not stand (nothing changed); 0 when holds remain; 1 when the
---          lock was freed (a request re-sent while the latch remembers: the first outcome).
+--          lock was freed (for a copy: the first outcome).
 return release_hold(KEYS[1], KEYS[3], ARGV[1], ARGV[2], KEYS[2], ARGV[3], function() end)
