@@ -365,6 +365,29 @@ describe('HeldLock', () => {
       expect(held.leaseTime).toBe(800);
     });
 
+    it('a shortening extend still unanswered when its lease runs out loses the hold then', async () => {
+      const { held, hold } = holdLock({ lease: 20_000 });
+      const extending = held.extend(800);
+      const outcome = expect(extending).rejects.toBeInstanceOf(LockNotHeldError);
+      await vi.advanceTimersByTimeAsync(799);
+      expect(held.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+      hold.extensions.answer(true);
+      await outcome;
+    });
+
+    it('an extend answered in time leaves no timer of its own behind', async () => {
+      const { held, hold } = holdLock();
+      const extending = held.extend(800);
+      hold.extensions.answer(true);
+      await extending;
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(800);
+      expect(held.signal.reason).toBeInstanceOf(LockLostError);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
     it('a lengthening extend that failed keeps the old, earlier end', async () => {
       const { held, hold } = holdLock({ lease: LEASE });
       const extending = held.extend(20_000);

@@ -185,12 +185,17 @@ export class HeldLock implements AsyncDisposable {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
     }
     const sentAt = performance.now();
+    // Until the reply comes, the extend may have run: a shorter lease than the hold believes ends
+    // the hold at its end unless the reply came first.
+    const unanswered = this.#leaseEnd === undefined || sentAt + lease < this.#leaseEnd ? this.#loseIfUnanswered(lease) : undefined;
     let extended: boolean;
     try {
       extended = await this.#hold.extend(lease);
     } catch (error) {
       if (error instanceof RedisUnavailableError && !this.#releasing && !this.signal.aborted) this.#assumeExtended(lease, sentAt);
       throw error;
+    } finally {
+      clearTimeout(unanswered);
     }
     // Released while the call was in flight: the release won, whatever the reply says.
     if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
@@ -212,6 +217,18 @@ export class HeldLock implements AsyncDisposable {
   /** Releases the hold unless it was released already. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (!this.#released) await this.release();
+  }
+
+  // Loses the hold `lease` ms from now unless cancelled: an extend to `lease` still unanswered then
+  // may have set it, and Redis may have ended it.
+  #loseIfUnanswered(lease: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      const error = new LockLostError(`Lock "${this.name}" may have ended: an extend to ${lease} ms was still unanswered when that lease ran out`, { lockName: this.name });
+      this.#lose(error);
+      this.#hold.reportLost?.(error);
+    }, lease);
+    timer.unref();
+    return timer;
   }
 
   // An extend whose outcome is unknown may have set `lease` from `sentAt` (a renewal would then
