@@ -28,6 +28,12 @@ const AWAIT_OPTIONS = ['waitTime', 'signal'] as const;
  * only when none is set), and a latch with no count is open: `getCount()` reads 0 and `await()`
  * returns at once. Waiting is by pub/sub through the client's shared subscription, never polling.
  *
+ * Every change (`trySetCount`, `countDown`, `delete`) is one request that runs once however often
+ * it reaches Redis, and never past its deadline (the client's estimate of the server's time at the
+ * send, plus `commandTimeout`): a copy the driver re-sends, or the network delivers late, counts
+ * nothing, sets nothing and deletes nothing. A call that fails with `RedisUnavailableError` may or
+ * may not have run; calling again is a new request.
+ *
  * @example
  * ```ts
  * const ready = new CountDownLatch(locks, 'deploy:42:ready');
@@ -114,10 +120,12 @@ export class CountDownLatch {
     return waitOnChannel({ runtime: this.#runtime, channel: this.channel, wakes: LATCH_WAKES, waitTime, signal, check: isOpen });
   }
 
-  // Each change is one request with an id of its own, so a copy the driver re-sends runs once.
+  // Each change is one request with an id of its own, run once however often it reaches Redis
+  // and never past its deadline; after an outcome it did not learn, it is sent again for a while
+  // (LockRuntime.runOnce), and a try that did run makes the next answer its outcome.
   #change<Reply>(bind: (request: LatchRequestInput) => Call<Reply>): Promise<Reply> {
     const runtime = this.#runtime;
     runtime.assertOpen();
-    return runtime.run(bind({ name: this.name, request: runtime.newHoldId() }));
+    return runtime.runOnce(bind({ name: this.name, request: runtime.newHoldId() }));
   }
 }

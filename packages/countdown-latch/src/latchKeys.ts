@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@deadbolt/core';
-import { checkLockName, prefixedName, type WakeRule } from '@deadbolt/core/kit';
+import { checkLockName, type WakeRule } from '@deadbolt/core/kit';
 
 /**
  * The channel a latch's messages go out on: `redisson_countdownlatch__channel__{name}`, Redisson's
@@ -9,15 +9,6 @@ import { checkLockName, prefixedName, type WakeRule } from '@deadbolt/core/kit';
  */
 export function latchChannelName(name: string): string {
   return `redisson_countdownlatch__channel__{${name}}`;
-}
-
-/**
- * The key that remembers the outcome of one latch request for a short while, so that a request
- * the driver re-sends runs once: `deadbolt_latch_request:{name}:<request id>`, in the latch's slot
- * and outside anything Redisson reads.
- */
-export function latchRequestKey(name: string, request: string): string {
-  return `${prefixedName('deadbolt_latch_request', name)}:${request}`;
 }
 
 /**

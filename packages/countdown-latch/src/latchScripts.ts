@@ -5,12 +5,12 @@ import getCount from './lua/get-count.lua';
 import trySetCount from './lua/try-set-count.lua';
 
 /**
- * The count-down latch's scripts. Those that change the latch run after core's unlock-latch
- * fragment, so that a request the driver re-sends (its reply lost) acts once.
+ * The count-down latch's scripts. Those that change the latch run after core's request-deadline
+ * fragment: each request runs once, however often it reaches Redis, and never past its deadline.
  */
 export const latchScripts = {
-  trySetCount: defineScript('countdown-latch/try-set-count', `${coreLua.unlockLatch}\n${trySetCount}`),
-  countDown: defineScript('countdown-latch/count-down', `${coreLua.unlockLatch}\n${countDown}`),
-  delete: defineScript('countdown-latch/delete', `${coreLua.unlockLatch}\n${deleteLatch}`),
+  trySetCount: defineScript('countdown-latch/try-set-count', `${coreLua.requestDeadline}\n${trySetCount}`),
+  countDown: defineScript('countdown-latch/count-down', `${coreLua.requestDeadline}\n${countDown}`),
+  delete: defineScript('countdown-latch/delete', `${coreLua.requestDeadline}\n${deleteLatch}`),
   getCount: defineScript('countdown-latch/get-count', getCount),
 } as const;

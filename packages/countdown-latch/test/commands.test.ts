@@ -1,6 +1,6 @@
 // The latch's commands without Redis: each command's KEYS, ARGV and reply decoding against the
 // header of the .lua script it runs (issue 18).
-import { commandContext, COMMAND_LATCH_TTL, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import { commandContext, COMMAND_DEADLINE, COMMAND_LATCH_TTL, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
 import { LockError } from '@deadbolt/core';
 import { coreLua, hashSlot } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -14,24 +14,24 @@ import getCountLua from '../src/lua/get-count.lua';
 import trySetCountLua from '../src/lua/try-set-count.lua';
 
 const request = { name: 'deploy:42', request: 'inst-1:7' };
-const REQUEST_KEYS = ['deploy:42', 'redisson_countdownlatch__channel__{deploy:42}', 'deadbolt_latch_request:{deploy:42}:inst-1:7'];
+const REQUEST_KEYS = ['deploy:42', 'redisson_countdownlatch__channel__{deploy:42}', 'deadbolt_request:{deploy:42}:inst-1:7'];
 
 describe('trySetCountCommand (try-set-count.lua)', () => {
   const input = { ...request, count: 3 };
 
-  it('runs countdown-latch/try-set-count after the unlock-latch fragment', () => {
+  it('runs countdown-latch/try-set-count after the request-deadline fragment', () => {
     expectScript(trySetCountCommand, 'countdown-latch/try-set-count', trySetCountLua, input);
-    expect(trySetCountCommand.script.source.startsWith(coreLua.unlockLatch)).toBe(true);
+    expect(trySetCountCommand.script.source).toBe(`${coreLua.requestDeadline}\n${trySetCountLua}`);
   });
 
-  it("KEYS: the latch, its channel, the request's marker, all in the latch's slot", () => {
+  it("KEYS: the latch, its channel, the request's record, all in the latch's slot", () => {
     const keys = trySetCountCommand.keys(input);
     expect(keys).toEqual(REQUEST_KEYS);
     expect(new Set(keys.map(hashSlot))).toEqual(new Set([hashSlot('deploy:42')]));
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: the count, the publish command, the marker TTL', (publish) => {
-    expect(trySetCountCommand.args(input, commandContext(publish))).toEqual([3, publish, COMMAND_LATCH_TTL]);
+  it.each(PUBLISH_COMMANDS)("ARGV with %s: the count, the publish command, the request's deadline, the record's life past it", (publish) => {
+    expect(trySetCountCommand.args(input, commandContext(publish))).toEqual([3, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
   });
 
   it.each([
@@ -44,15 +44,15 @@ describe.each([
   ['countDownCommand', countDownCommand, 'countdown-latch/count-down', countDownLua],
   ['deleteLatchCommand', deleteLatchCommand, 'countdown-latch/delete', deleteLua],
 ] as const)('%s', (_label, command, script, lua) => {
-  it(`runs ${script} after the unlock-latch fragment`, () => {
+  it(`runs ${script} after the request-deadline fragment`, () => {
     expectScript(command, script, lua, request);
-    expect(command.script.source.startsWith(coreLua.unlockLatch)).toBe(true);
+    expect(command.script.source).toBe(`${coreLua.requestDeadline}\n${lua}`);
   });
 
-  it("KEYS: the latch, its channel, the request's marker", () => expect(command.keys(request)).toEqual(REQUEST_KEYS));
+  it("KEYS: the latch, its channel, the request's record", () => expect(command.keys(request)).toEqual(REQUEST_KEYS));
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: the publish command, the marker TTL', (publish) => {
-    expect(command.args(request, commandContext(publish))).toEqual([publish, COMMAND_LATCH_TTL]);
+  it.each(PUBLISH_COMMANDS)("ARGV with %s: the publish command, the request's deadline, the record's life past it", (publish) => {
+    expect(command.args(request, commandContext(publish))).toEqual([publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
   });
 });
 

@@ -35,11 +35,16 @@ export class HeldExpirablePermits extends HeldLock {
 
   /**
    * Sets the permits' lease to end `leaseTime` ms from now, shorter or longer than before, and
-   * stops their renewal by the watchdog: `extend(leaseTime)` under Redisson's name.
+   * stops their renewal by the watchdog: `extend(leaseTime)` under Redisson's name. Updates go out
+   * one after another; one that arrives after a later one, or after its deadline, changes nothing,
+   * and a renewal sent before it leaves the lease it set alone.
    *
    * @param leaseTime - the new lease in milliseconds, at least 1
    * @throws `LockNotHeldError` when released already or when a permit was no longer held (the
    *   signal aborts then); `InvalidArgumentError` for a bad `leaseTime`; `RedisUnavailableError`
+   *   when the outcome is unknown: the update may have run, so the permits keep whichever lease
+   *   ends first, their old one or `leaseTime` from the call (renewal stops), and the signal
+   *   aborts then
    */
   updateLeaseTime(leaseTime: number): Promise<void> {
     return this.extend(leaseTime);

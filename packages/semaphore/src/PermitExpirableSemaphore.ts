@@ -1,16 +1,16 @@
 import { LockNotHeldError, type LockHost } from '@deadbolt/core';
-import { call, checkDuration, type HoldDescription } from '@deadbolt/core/kit';
+import { call, checkDuration, type Call, type HoldDescription } from '@deadbolt/core/kit';
+import { expirableAddPermitsCommand } from './commands/expirableAddPermits.js';
 import { expirableAvailablePermitsCommand } from './commands/expirableAvailablePermits.js';
 import { expirableReleaseCommand } from './commands/expirableRelease.js';
 import { expirableRenewCommand } from './commands/expirableRenew.js';
-import { expirableTryAcquireCommand } from './commands/expirableTryAcquire.js';
+import { expirableTryAcquireCommand, type ExpirableAcquireReply } from './commands/expirableTryAcquire.js';
 import { expirableUpdateLeaseCommand } from './commands/expirableUpdateLease.js';
 import { HeldExpirablePermits } from './HeldExpirablePermits.js';
 import { checkAcquire, type CheckedPermitAcquire } from './permitArguments.js';
 import { permitTimeoutsKey } from './permitExpirableKeys.js';
 import { checkPermitId, newPermitIds } from './permitIds.js';
 import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
-import { IDEMPOTENT_TRIES } from './retryUnavailable.js';
 import type { PermitAcquireOptions } from './Semaphore.js';
 import { SemaphoreBase } from './SemaphoreBase.js';
 import { waitForPermits } from './waitForPermits.js';
@@ -36,7 +36,9 @@ export interface ExpirablePermitAcquireOptions extends PermitAcquireOptions {
  * release, `availablePermits`), so a process that dies holding permits gives them back within
  * a lease. Without `leaseTime` the watchdog keeps held permits alive. An acquisition of several
  * permits takes them all at once or none, and waits by pub/sub, and until the earliest held
- * permit's lease ends, never polling.
+ * permit's lease ends, never polling. Each attempt has a hold id of its own, whose request record
+ * makes a copy of it that arrives late take nothing; every request that takes, frees or
+ * lengthens something is refused past its deadline.
  *
  * @example
  * ```ts
@@ -117,16 +119,18 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    */
   async tryRelease(permitId: string): Promise<boolean> {
     const id = checkPermitId(permitId);
-    // A request id of this call's own: a driver's re-send of it returns the first outcome, while
-    // calling again is a new request (and finds the permit given back).
-    return (await this.run(call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }))) === 1;
+    // A request id of this call's own: a copy of it (a driver's re-send, or a retry after an
+    // outcome not learned) answers the first outcome, while calling again is a new request (and
+    // finds the permit given back).
+    return (await this.runOnce(call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }))) === 1;
   }
 
   /**
    * Sets the lease of the permit held under `permitId` to end `leaseTime` ms from now, shorter or
    * longer than before: Redisson's `updateLeaseTime`. A {@link HeldExpirablePermits} in this
    * process is updated with its own `updateLeaseTime`, which also stops its renewal and moves its
-   * signal (here its renewal would set the lease again at its next tick).
+   * signal (here its renewal would set the lease again at its next tick). Never past its
+   * deadline: a copy that arrives late changes nothing.
    *
    * @returns `true` when a permit is held under that id, `false` when none is (nothing changed)
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex or `leaseTime` not positive
@@ -134,7 +138,14 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
   async updateLeaseTime(permitId: string, leaseTime: number): Promise<boolean> {
     const id = checkPermitId(permitId);
     const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
-    return this.run(call(expirableUpdateLeaseCommand, { name: this.name, ids: [id], lease }));
+    // A request of its own, which stands for a hold too: its lease record makes a copy change nothing.
+    const request = this.runtime.newHoldId();
+    return this.runOnce(call(expirableUpdateLeaseCommand, { name: this.name, ids: [id], lease, hold: request, request }));
+  }
+
+  /** @internal */
+  protected addPermitsCall(permits: number, request: string): Call<number> {
+    return call(expirableAddPermitsCommand, { name: this.name, permits, request });
   }
 
   // Takes the permits, waiting up to `waitTime`: the held permits, or `null` when the wait ran out.
@@ -142,49 +153,54 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
     const { runtime } = this;
     runtime.assertOpen();
     signal?.throwIfAborted();
-    // One set of ids for every attempt of this acquisition: a late or repeated attempt takes
-    // nothing more, and giving them back is harmless when none was taken.
+    // One set of ids for every attempt of this acquisition, each attempt with a hold id of its
+    // own: a copy of an attempt, however late, takes nothing (see expirable-try-acquire.lua).
     const ids = newPermitIds(permits);
     const lease = leaseTime ?? runtime.watchdogTimeout;
-    let sentAt = 0;
-    let uncertain = false;
-    const attempt = () => {
-      sentAt = performance.now();
-      return runtime
-        .run(call(expirableTryAcquireCommand, { name: this.name, ids, lease }), (late) => {
+    let taken: { readonly hold: string; readonly sentAt: number } | undefined;
+    let uncertain: string | undefined;
+    const attempt = async (): Promise<ExpirableAcquireReply> => {
+      const hold = runtime.newHoldId();
+      const sentAt = performance.now();
+      let reply: ExpirableAcquireReply;
+      try {
+        reply = await runtime.run(call(expirableTryAcquireCommand, { name: this.name, ids, lease, hold }), (late) => {
           // Taken after the call timed out: nobody holds them, so they go back at once.
-          if (late.taken) void this.#giveBack(ids);
-        })
-        .catch((error: unknown) => {
-          uncertain = true;
-          throw error;
+          if (late.taken) void this.#giveBack(ids, hold);
         });
+      } catch (error) {
+        uncertain = hold;
+        throw error;
+      }
+      if (reply.taken) taken = { hold, sentAt };
+      return reply;
     };
-    let taken: boolean;
     try {
-      taken = await waitForPermits({ runtime, channel: this.channel, waitTime, signal, attempt });
+      await waitForPermits({ runtime, channel: this.channel, waitTime, signal, attempt });
     } catch (error) {
-      // An attempt that failed may have taken them all the same.
-      if (uncertain) await this.#giveBack(ids);
+      // An attempt that failed may have taken them all the same, or may still arrive.
+      if (uncertain !== undefined) await this.#giveBack(ids, uncertain);
       throw error;
     }
-    if (!taken) return null;
+    // The wait ran out.
+    if (taken === undefined) return null;
+    const { hold, sentAt } = taken;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
     if (signal?.aborted || runtime.closed) {
-      await this.#giveBack(ids);
+      await this.#giveBack(ids, hold);
       runtime.assertOpen();
       signal?.throwIfAborted();
     }
-    return new HeldExpirablePermits(this.#describe(ids, leaseTime, sentAt), ids);
+    return new HeldExpirablePermits(this.#describe(ids, leaseTime, sentAt, hold), ids);
   }
 
-  // How HeldLock keeps, renews, extends and releases the permits taken under `ids`.
-  #describe(ids: readonly string[], leaseTime: number | undefined, acquiredAt: number): HoldDescription {
+  // How HeldLock keeps, renews, extends and releases the permits the attempt `hold` took under
+  // `ids`. The hold id names them in every request: a release keeps its outcome in the attempt's
+  // record (a copy of the attempt then takes nothing), an update its number in their lease record.
+  #describe(ids: readonly string[], leaseTime: number | undefined, acquiredAt: number, hold: string): HoldDescription {
     const { runtime } = this;
     const { name } = this;
     const field = ids.join(' ');
-    // One id for this acquisition's renewals and its release, however often the release is retried.
-    const hold = runtime.newHoldId();
     return {
       keepAlive: (target, onLost, at, until) => runtime.keepAlive(target, onLost, at, until),
       name,
@@ -194,17 +210,17 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
       target: { command: expirableRenewCommand, name, field, hold },
       acquiredAt,
       release: async () => (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
-      extend: (lease) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease })),
+      extend: (lease) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request: runtime.newHoldId() })),
       reportLost: (error) => {
         if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: name, field, error });
       },
     };
   }
 
-  // Gives back permits that nobody holds; a repeat is harmless (ids are given back once), and
-  // what cannot be given back expires by its lease.
-  #giveBack(ids: readonly string[]): Promise<void> {
-    // One request however often it is sent: safe to try again while Redis is unreachable.
-    return this.giveBack(call(expirableReleaseCommand, { name: this.name, ids, request: this.runtime.newHoldId() }), IDEMPOTENT_TRIES);
+  // Gives back the permits the attempt `hold` may have taken, which nobody holds: once per attempt
+  // however often it is sent (safe to try again while Redis is unreachable), and the attempt,
+  // arriving later, takes nothing; what cannot be given back expires by its lease.
+  #giveBack(ids: readonly string[], hold: string): Promise<void> {
+    return this.giveBack(call(expirableReleaseCommand, { name: this.name, ids, request: hold }));
   }
 }

@@ -1,5 +1,6 @@
 import { RedisUnavailableError } from '@deadbolt/core';
-import { call, waitOnChannel } from '@deadbolt/core/kit';
+import { call, waitOnChannel, type Call } from '@deadbolt/core/kit';
+import { addPermitsCommand } from './commands/addPermits.js';
 import { availablePermitsCommand } from './commands/availablePermits.js';
 import { drainPermitsCommand } from './commands/drainPermits.js';
 import { returnPermitsCommand } from './commands/returnPermits.js';
@@ -7,7 +8,6 @@ import { tryAcquirePermitsCommand } from './commands/tryAcquirePermits.js';
 import { HeldPermits } from './HeldPermits.js';
 import { checkAcquire, checkPermits } from './permitArguments.js';
 import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
-import { IDEMPOTENT_TRIES, retryUnavailable } from './retryUnavailable.js';
 import { SemaphoreBase } from './SemaphoreBase.js';
 import { SEMAPHORE_WAKES } from './semaphoreKeys.js';
 
@@ -33,9 +33,10 @@ export interface PermitAcquireOptions {
  * An acquisition of several permits takes them all at once or none, and waits by pub/sub through
  * the client's shared subscription, never polling. The semaphore has no owner and no lease: a
  * process that dies holding permits keeps them from everyone until someone adds them back (see
- * the guide's "When things fail"). Each call that changes the permits carries a request id, and
- * its scripts keep a marker per id (`permitRequestKey`), so a request the driver sends twice
- * counts once, and an acquisition that failed with Redis unreachable is given back.
+ * the guide's "When things fail"). Each call that changes the permits is one request that runs
+ * once, never after its deadline, however often the driver sends it; each acquisition attempt
+ * holds what it took under a hold id of its own (in `deadbolt_holds:{name}`), which its release
+ * gives back once, and an attempt that failed with Redis unreachable is given back.
  *
  * @example
  * ```ts
@@ -53,13 +54,13 @@ export class Semaphore extends SemaphoreBase {
    * Takes every available permit at once: Redisson's `drainPermits`. The permits are not held by
    * anyone afterwards; give them back with {@link Semaphore.release} or `addPermits`.
    *
-   * A copy of the request that the driver sends again within twice `commandTimeout` drains
-   * nothing more and replies the same.
+   * One request, run once however often it reaches Redis, never after its deadline: a copy drains
+   * nothing more and replies the same. As Redisson's, it drops the TTL the semaphore's key may have.
    *
    * @returns how many permits there were (0 when the semaphore has no key, which it then still lacks)
    */
   async drainPermits(): Promise<number> {
-    return this.run(call(drainPermitsCommand, { name: this.name, request: this.runtime.newHoldId() }));
+    return this.runOnce(call(drainPermitsCommand, { name: this.name, request: this.runtime.newHoldId() }));
   }
 
   /**
@@ -97,14 +98,20 @@ export class Semaphore extends SemaphoreBase {
    * that pass between processes (one acquires, another releases). Permits held as a
    * {@link HeldPermits} are given back with its own `release()` instead. Nothing checks that
    * these permits were ever taken: releasing more than were taken raises the semaphore's limit.
-   * A copy of the request that the driver sends again within twice `commandTimeout` adds nothing more.
+   * One request, run once however often it reaches Redis, never after its deadline: a copy adds
+   * nothing more. The semaphore keeps its TTL, if it has one, as with Redisson's `release(n)`.
    *
    * @param permits - how many to give back, a non-negative safe integer (default 1); 0 does nothing
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a non-negative safe integer
    */
   async release(permits = 1): Promise<void> {
     checkPermits(permits, 0);
-    if (permits > 0) await this.addPermits(permits);
+    if (permits > 0) await this.runOnce(call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId(), ttl: 'keep' }));
+  }
+
+  /** @internal */
+  protected addPermitsCall(permits: number, request: string): Call<number> {
+    return call(addPermitsCommand, { name: this.name, permits, request, ttl: 'clear' });
   }
 
   // Takes the permits, waiting up to `waitTime`: the held permits, or `null` when the wait ran out.
@@ -113,48 +120,50 @@ export class Semaphore extends SemaphoreBase {
     runtime.assertOpen();
     signal?.throwIfAborted();
     if (permits === 0) return new HeldPermits(this.name, 0, () => Promise.resolve());
-    // One request id for every attempt of this acquisition: a late or repeated attempt takes
-    // nothing more, and giving it back gives back exactly what it took, if anything.
-    const request = runtime.newHoldId();
-    const giveBack = () => this.#giveBack(request);
-    let uncertain = false;
+    const { name } = this;
+    // Each attempt has a hold id of its own: the permits it takes are held under it, and a copy of
+    // it, however late, takes nothing (see try-acquire.lua).
+    let taken: string | undefined;
+    let uncertain: string | undefined;
     const attempt = async () => {
-      const run = runtime.run(call(tryAcquirePermitsCommand, { name: this.name, permits, request }), (late) => {
+      const hold = runtime.newHoldId();
+      const run = runtime.run(call(tryAcquirePermitsCommand, { name, permits, hold }), (late) => {
         // Taken after the call timed out: nobody holds them, so they go back at once.
-        if (late === 'taken') void giveBack();
+        if (late === 'taken') void this.#giveBack(hold);
       });
       try {
-        return (await run) === 'taken';
+        if ((await run) !== 'taken') return false;
       } catch (error) {
         // The request may have run before the connection failed (node-redis then rejects it
         // without sending it again), or may run later (a copy still queued by the driver).
-        if (error instanceof RedisUnavailableError) uncertain = true;
+        if (error instanceof RedisUnavailableError) uncertain = hold;
         throw error;
       }
+      taken = hold;
+      return true;
     };
-    let taken: boolean;
     try {
-      taken = await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
+      await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
     } catch (error) {
-      // Gives back what it took, or leaves a tombstone that a copy arriving later takes nothing past.
-      if (uncertain) await giveBack();
+      // Gives back what it took, or leaves its record claimed so that a copy arriving later takes nothing.
+      if (uncertain !== undefined) await this.#giveBack(uncertain);
       throw error;
     }
-    if (!taken) return null;
+    if (taken === undefined) return null;
+    const hold = taken;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
     if (signal?.aborted || runtime.closed) {
-      await giveBack();
+      await this.#giveBack(hold);
       runtime.assertOpen();
       signal?.throwIfAborted();
     }
-    const release = () => retryUnavailable(IDEMPOTENT_TRIES, () => !runtime.closed, () => this.run(call(returnPermitsCommand, { name: this.name, request })));
-    return new HeldPermits(this.name, permits, () => release().then(() => undefined));
+    return new HeldPermits(name, permits, () => this.runOnce(call(returnPermitsCommand, { name, hold })).then(() => undefined));
   }
 
-  // Gives back what the acquisition `request` took, where nobody awaits the outcome: a repeat is
-  // harmless (it is given back once), so it is tried again while Redis is unreachable, and a
-  // final failure is reported, not thrown.
-  #giveBack(request: string): Promise<void> {
-    return this.giveBack(call(returnPermitsCommand, { name: this.name, request }), IDEMPOTENT_TRIES);
+  // Gives back what the attempt `hold` took, where nobody awaits the outcome: once however often
+  // it is sent (so it is sent again while Redis is unreachable), and a final failure is reported,
+  // not thrown.
+  #giveBack(hold: string): Promise<void> {
+    return this.giveBack(call(returnPermitsCommand, { name: this.name, hold }));
   }
 }

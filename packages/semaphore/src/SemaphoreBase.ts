@@ -1,9 +1,7 @@
 import type { LockHost } from '@deadbolt/core';
 import { call, checkLockName, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
-import { addPermitsCommand } from './commands/addPermits.js';
 import { trySetPermitsCommand } from './commands/trySetPermits.js';
 import { checkPermits } from './permitArguments.js';
-import { retryUnavailable } from './retryUnavailable.js';
 import { semaphoreChannelName } from './semaphoreKeys.js';
 
 /**
@@ -35,7 +33,8 @@ export abstract class SemaphoreBase {
 
   /**
    * Sets the permits when the semaphore has none set (its key is missing), and wakes waiters:
-   * Redisson's `trySetPermits`.
+   * Redisson's `trySetPermits`. One request, run once however often it reaches Redis: a copy the
+   * driver sends again (its first reply lost) replies what the first run did.
    *
    * @param permits - a non-negative safe integer
    * @returns `true` when set, `false` when the semaphore exists already (it is left as it is)
@@ -43,23 +42,31 @@ export abstract class SemaphoreBase {
    */
   async trySetPermits(permits: number): Promise<boolean> {
     checkPermits(permits, 0);
-    return this.run(call(trySetPermitsCommand, { name: this.name, permits }));
+    return this.runOnce(call(trySetPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId() }));
   }
 
   /**
    * Adds permits to the free ones (a missing semaphore has 0), or takes some away with a negative
    * number, and wakes waiters: Redisson's `addPermits`. Taking away more than are free leaves the
-   * count below zero, and acquisitions wait until releases bring it back above. A copy of the
-   * request that the driver sends again within twice `commandTimeout` adds nothing more.
+   * count below zero, and acquisitions wait until releases bring it back above. As Redisson's, it
+   * drops the TTL the semaphore's key may have. One request, run once however often it reaches
+   * Redis, and never after its deadline: a copy adds nothing more.
    *
    * @param permits - a safe integer, negative to take permits away
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a safe integer
    */
   async addPermits(permits: number): Promise<void> {
     checkPermits(permits, -Number.MAX_SAFE_INTEGER);
-    // A request id of its own: a copy the driver sends again adds nothing more.
-    await this.run(call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId() }));
+    await this.runOnce(this.addPermitsCall(permits, this.runtime.newHoldId()));
   }
+
+  /**
+   * The kind's `addPermits` script call, as request `request`: Redisson announces it differently
+   * for each kind.
+   *
+   * @internal
+   */
+  protected abstract addPermitsCall(permits: number, request: string): Call<number>;
 
   /** The permits free now (0 when the semaphore has no key). */
   abstract availablePermits(): Promise<number>;
@@ -75,16 +82,27 @@ export abstract class SemaphoreBase {
   }
 
   /**
-   * Gives back permits nobody holds: a failure is reported by the client's `handledError` event,
-   * not thrown. Tried up to `tries` times while Redis is unreachable and the client open (default
-   * once): more only for a command that gives back once however often it runs.
+   * Runs a command that counts once per request id (a `once()` script, or a release by hold id)
+   * once the client is checked open, sending it again after an outcome it did not learn (see
+   * `LockRuntime.runOnce`), so that the caller learns the outcome where it can.
    *
    * @internal
    */
-  protected async giveBack(command: Call<unknown>, tries = 1): Promise<void> {
+  protected runOnce<Reply>(command: Call<Reply>): Promise<Reply> {
+    this.runtime.assertOpen();
+    return this.runtime.runOnce(command);
+  }
+
+  /**
+   * Gives back permits nobody holds, with a command that gives back once however often it runs
+   * (sent again as {@link SemaphoreBase.runOnce} does): a failure is reported by the client's
+   * `handledError` event, not thrown.
+   *
+   * @internal
+   */
+  protected async giveBack(command: Call<unknown>): Promise<void> {
     const { events } = this.runtime;
-    const { runtime } = this;
-    await retryUnavailable(tries, () => !runtime.closed, () => runtime.run(command)).catch((error: unknown) => {
+    await this.runtime.runOnce(command).catch((error: unknown) => {
       if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
     });
   }

@@ -1,20 +1,29 @@
-import { defineScript } from '@deadbolt/core/kit';
+import { coreLua, defineScript } from '@deadbolt/core/kit';
 import addPermits from './lua/add-permits.lua';
 import availablePermits from './lua/available-permits.lua';
 import drainPermits from './lua/drain-permits.lua';
 import returnPermits from './lua/return-permits.lua';
+import holds from './lua/semaphore-holds.lua';
 import tryAcquire from './lua/try-acquire.lua';
 import trySetPermits from './lua/try-set-permits.lua';
 
+// The fragments a script runs after: core's request deadline (or its release-once, which carries
+// the deadline), then the semaphore's holds.
+const withHolds = `${coreLua.requestDeadline}\n${holds}`;
+const releasingHolds = `${coreLua.releaseOnce}\n${holds}`;
+
 /**
- * The semaphore's scripts, one per operation, each Redisson's `RSemaphore` script in effect; those
- * that change the permits count each request once (see `permitRequestKey`).
+ * The semaphore's scripts, one per operation, each Redisson's `RSemaphore` script in effect. Those
+ * that change the permits count each request once however often it arrives, and those that take
+ * or add permits are refused past their deadline (see core's `request-deadline.lua` and
+ * `release-once.lua`); an acquisition's permits are held under its hold id (see
+ * `semaphore-holds.lua`).
  */
 export const semaphoreScripts = {
-  tryAcquire: defineScript('semaphore/try-acquire', tryAcquire),
-  returnPermits: defineScript('semaphore/return-permits', returnPermits),
-  addPermits: defineScript('semaphore/add-permits', addPermits),
-  trySetPermits: defineScript('semaphore/try-set-permits', trySetPermits),
-  drainPermits: defineScript('semaphore/drain-permits', drainPermits),
+  tryAcquire: defineScript('semaphore/try-acquire', `${withHolds}\n${tryAcquire}`),
+  returnPermits: defineScript('semaphore/return-permits', `${releasingHolds}\n${returnPermits}`),
+  addPermits: defineScript('semaphore/add-permits', `${withHolds}\n${addPermits}`),
+  trySetPermits: defineScript('semaphore/try-set-permits', `${coreLua.requestDeadline}\n${trySetPermits}`),
+  drainPermits: defineScript('semaphore/drain-permits', `${withHolds}\n${drainPermits}`),
   availablePermits: defineScript('semaphore/available-permits', availablePermits),
 } as const;

@@ -1,7 +1,7 @@
 // The semaphore's commands without Redis: each command's KEYS, ARGV and reply decoding against the
-// header of the .lua script it runs (issue 18).
-import { commandContext, PUBLISH_COMMANDS, expectScript } from '@deadbolt/conformance/commands';
-import { hashSlot } from '@deadbolt/core/kit';
+// header of the .lua script it runs (issue 18), and the fragments each script runs after (issue 30).
+import { commandContext, COMMAND_DEADLINE, COMMAND_LATCH_TTL, PUBLISH_COMMANDS, expectScript } from '@deadbolt/conformance/commands';
+import { coreLua, hashSlot } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { addPermitsCommand } from '../src/commands/addPermits.js';
 import { availablePermitsCommand } from '../src/commands/availablePermits.js';
@@ -13,29 +13,38 @@ import addPermitsLua from '../src/lua/add-permits.lua';
 import availablePermitsLua from '../src/lua/available-permits.lua';
 import drainPermitsLua from '../src/lua/drain-permits.lua';
 import returnPermitsLua from '../src/lua/return-permits.lua';
+import holdsLua from '../src/lua/semaphore-holds.lua';
 import tryAcquireLua from '../src/lua/try-acquire.lua';
 import trySetPermitsLua from '../src/lua/try-set-permits.lua';
 
 const input = { name: 'exports', permits: 3 };
 const request = { name: 'exports', request: 'a1b2:7' };
 const requestInput = { ...input, ...request };
+const hold = { name: 'exports', hold: 'a1b2:7' };
 const TAGGED = 'tenant:{7}:exports';
-/** The marker of request `a1b2:7`, in the semaphore's slot. */
-const MARKER = 'deadbolt_permit_request:{exports}:a1b2:7';
-const TAGGED_MARKER = 'deadbolt_permit_request:tenant:{7}:exports:a1b2:7';
-const latchTtl = commandContext('publish').unlockLatchTtl;
+/** The record of request (or attempt) `a1b2:7`, in the semaphore's slot. */
+const RECORD = 'deadbolt_request:{exports}:a1b2:7';
+const TAGGED_RECORD = 'deadbolt_request:tenant:{7}:exports:a1b2:7';
+/** The semaphore's holds. */
+const HOLDS = 'deadbolt_holds:{exports}';
+const TAGGED_HOLDS = 'deadbolt_holds:tenant:{7}:exports';
 
 const oneSlot = (keys: readonly string[]) => expect(new Set(keys.map(hashSlot)).size).toBe(1);
 
 describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
-  it('runs semaphore/try-acquire', () => expectScript(tryAcquirePermitsCommand, 'semaphore/try-acquire', tryAcquireLua, requestInput));
+  const attempt = { ...input, ...hold };
 
-  it("KEYS: the semaphore, the request's marker, in one slot; ARGV: the permits", () => {
-    expect(tryAcquirePermitsCommand.keys(requestInput)).toEqual(['exports', MARKER]);
-    const tagged = tryAcquirePermitsCommand.keys({ ...requestInput, name: TAGGED });
-    expect(tagged).toEqual([TAGGED, TAGGED_MARKER]);
+  it('runs semaphore/try-acquire after the request deadline and the holds', () => {
+    expectScript(tryAcquirePermitsCommand, 'semaphore/try-acquire', tryAcquireLua, attempt);
+    expect(tryAcquirePermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${tryAcquireLua}`);
+  });
+
+  it("KEYS: the semaphore, its holds, the attempt's record, in one slot; ARGV: the permits, the hold id, the deadline", () => {
+    expect(tryAcquirePermitsCommand.keys(attempt)).toEqual(['exports', HOLDS, RECORD]);
+    const tagged = tryAcquirePermitsCommand.keys({ ...attempt, name: TAGGED });
+    expect(tagged).toEqual([TAGGED, TAGGED_HOLDS, TAGGED_RECORD]);
     oneSlot(tagged);
-    expect(tryAcquirePermitsCommand.args(requestInput, commandContext('spublish'))).toEqual([3]);
+    expect(tryAcquirePermitsCommand.args(attempt, commandContext('spublish'))).toEqual([3, 'a1b2:7', COMMAND_DEADLINE]);
   });
 
   it.each([
@@ -46,58 +55,73 @@ describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
 });
 
 describe('returnPermitsCommand (return-permits.lua)', () => {
-  it('runs semaphore/return-permits', () => expectScript(returnPermitsCommand, 'semaphore/return-permits', returnPermitsLua, request));
-
-  it("KEYS: the semaphore, its channel, the request's marker, in one slot", () => {
-    expect(returnPermitsCommand.keys(request)).toEqual(['exports', 'redisson_sc:{exports}', MARKER]);
-    oneSlot(returnPermitsCommand.keys({ ...request, name: TAGGED }));
+  it('runs semaphore/return-permits after release-once and the holds', () => {
+    expectScript(returnPermitsCommand, 'semaphore/return-permits', returnPermitsLua, hold);
+    expect(returnPermitsCommand.script.source).toBe(`${coreLua.releaseOnce}\n${holdsLua}\n${returnPermitsLua}`);
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: the publish command, how long the 'returned' mark lives", (publish) => {
-    expect(returnPermitsCommand.args(request, commandContext(publish))).toEqual([publish, latchTtl]);
+  it("KEYS: the semaphore, its channel, the attempt's record, its holds, in one slot", () => {
+    expect(returnPermitsCommand.keys(hold)).toEqual(['exports', 'redisson_sc:{exports}', RECORD, HOLDS]);
+    oneSlot(returnPermitsCommand.keys({ ...hold, name: TAGGED }));
   });
 
-  it('replies the permits given back', () => {
+  it.each(PUBLISH_COMMANDS)('ARGV with %s: the publish command, the hold id, how long the record keeps the outcome', (publish) => {
+    expect(returnPermitsCommand.args(hold, commandContext(publish))).toEqual([publish, 'a1b2:7', COMMAND_LATCH_TTL]);
+  });
+
+  it('replies the permits given back; nil, none held, is 0', () => {
     expect(returnPermitsCommand.decode(2)).toBe(2);
-    expect(returnPermitsCommand.decode(0)).toBe(0);
+    expect(returnPermitsCommand.decode(null)).toBe(0);
   });
 });
 
 describe('addPermitsCommand (add-permits.lua)', () => {
-  it('runs semaphore/add-permits', () => expectScript(addPermitsCommand, 'semaphore/add-permits', addPermitsLua, requestInput));
+  const adding = { ...requestInput, ttl: 'clear' } as const;
 
-  it("KEYS: the semaphore, its channel redisson_sc:{name}, the request's marker, in one slot", () => {
-    expect(addPermitsCommand.keys(requestInput)).toEqual(['exports', 'redisson_sc:{exports}', MARKER]);
-    const tagged = addPermitsCommand.keys({ ...requestInput, name: TAGGED });
-    expect(tagged).toEqual([TAGGED, `redisson_sc:${TAGGED}`, TAGGED_MARKER]);
+  it('runs semaphore/add-permits after the request deadline and the holds', () => {
+    expectScript(addPermitsCommand, 'semaphore/add-permits', addPermitsLua, adding);
+    expect(addPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${addPermitsLua}`);
+  });
+
+  it("KEYS: the semaphore, its channel redisson_sc:{name}, its holds, the request's record, in one slot", () => {
+    expect(addPermitsCommand.keys(adding)).toEqual(['exports', 'redisson_sc:{exports}', HOLDS, RECORD]);
+    const tagged = addPermitsCommand.keys({ ...adding, name: TAGGED });
+    expect(tagged).toEqual([TAGGED, `redisson_sc:${TAGGED}`, TAGGED_HOLDS, TAGGED_RECORD]);
     oneSlot(tagged);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: the permits, the publish command, how long the marker lives', (publish) => {
-    expect(addPermitsCommand.args({ ...requestInput, permits: -2 }, commandContext(publish))).toEqual([-2, publish, latchTtl]);
+  it.each(PUBLISH_COMMANDS)("ARGV with %s: the permits, the publish command, what becomes of the TTL, the deadline, the record's life past it", (publish) => {
+    expect(addPermitsCommand.args({ ...adding, permits: -2 }, commandContext(publish))).toEqual([-2, publish, 'clear', COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
+    expect(addPermitsCommand.args({ ...adding, ttl: 'keep' }, commandContext(publish))).toEqual([3, publish, 'keep', COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
   });
 });
 
 describe('trySetPermitsCommand (try-set-permits.lua)', () => {
-  it('runs semaphore/try-set-permits', () => expectScript(trySetPermitsCommand, 'semaphore/try-set-permits', trySetPermitsLua, input));
-
-  it('KEYS: the semaphore, its channel redisson_sc:{name}, in one slot', () => {
-    expect(trySetPermitsCommand.keys(input)).toEqual(['exports', 'redisson_sc:{exports}']);
-    oneSlot(trySetPermitsCommand.keys({ ...input, name: TAGGED }));
+  it('runs semaphore/try-set-permits after the request deadline', () => {
+    expectScript(trySetPermitsCommand, 'semaphore/try-set-permits', trySetPermitsLua, requestInput);
+    expect(trySetPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${trySetPermitsLua}`);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: the permits, the publish command', (publish) => {
-    expect(trySetPermitsCommand.args({ ...input, permits: 2 }, commandContext(publish))).toEqual([2, publish]);
+  it("KEYS: the semaphore, its channel redisson_sc:{name}, the request's record, in one slot", () => {
+    expect(trySetPermitsCommand.keys(requestInput)).toEqual(['exports', 'redisson_sc:{exports}', RECORD]);
+    oneSlot(trySetPermitsCommand.keys({ ...requestInput, name: TAGGED }));
+  });
+
+  it.each(PUBLISH_COMMANDS)("ARGV with %s: the permits, the publish command, the deadline, the record's life past it", (publish) => {
+    expect(trySetPermitsCommand.args({ ...requestInput, permits: 2 }, commandContext(publish))).toEqual([2, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
   });
 });
 
 describe('drainPermitsCommand (drain-permits.lua)', () => {
-  it('runs semaphore/drain-permits', () => expectScript(drainPermitsCommand, 'semaphore/drain-permits', drainPermitsLua, request));
+  it('runs semaphore/drain-permits after the request deadline and the holds', () => {
+    expectScript(drainPermitsCommand, 'semaphore/drain-permits', drainPermitsLua, request);
+    expect(drainPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${drainPermitsLua}`);
+  });
 
-  it("KEYS: the semaphore, the request's marker; ARGV: how long the marker lives", () => {
-    expect(drainPermitsCommand.keys(request)).toEqual(['exports', MARKER]);
+  it("KEYS: the semaphore, its holds, the request's record; ARGV: the deadline, the record's life past it", () => {
+    expect(drainPermitsCommand.keys(request)).toEqual(['exports', HOLDS, RECORD]);
     oneSlot(drainPermitsCommand.keys({ ...request, name: TAGGED }));
-    expect(drainPermitsCommand.args(request, commandContext('publish'))).toEqual([latchTtl]);
+    expect(drainPermitsCommand.args(request, commandContext('publish'))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
   });
 });
 
@@ -112,9 +136,9 @@ describe('decoding', () => {
     [0, false],
   ])('trySetPermits decodes %j as %s', (reply, set) => expect(trySetPermitsCommand.decode(reply)).toBe(set));
 
-  it('drainPermits replies the stored string, or 0 for a missing semaphore', () => {
-    expect(drainPermitsCommand.decode('7')).toBe(7);
-    expect(drainPermitsCommand.decode('-3')).toBe(-3);
+  it('drainPermits replies how many there were, or 0 for a missing semaphore', () => {
+    expect(drainPermitsCommand.decode(7)).toBe(7);
+    expect(drainPermitsCommand.decode(-3)).toBe(-3);
     expect(drainPermitsCommand.decode(0)).toBe(0);
   });
 

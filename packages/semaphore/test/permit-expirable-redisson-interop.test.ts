@@ -7,6 +7,7 @@ import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, us
 import { describe, expect, it } from 'vitest';
 import { PermitExpirableSemaphore } from '../src/index.js';
 import { mostHeldAtOnce, type Hold } from './holds.js';
+import { listen, sharded } from './messages.js';
 
 /** How long a wait may last in these tests: far longer than any of them takes, so only a message or a lease end ends it in time. */
 const LONG_WAIT = 20_000;
@@ -54,6 +55,29 @@ describe.each(BACKENDS)('PermitExpirableSemaphore and Redisson on $adapter/$topo
     expect(await redisson.availablePermits()).toBe(4);
     expect(await semaphore.availablePermits()).toBe(4);
     expect(await redisson.getPermits()).toBe(4);
+  });
+
+  it('Deadbolt publishes what Redisson does: the free count for one id given back, the number given back for several, the number added when positive', async () => {
+    const { client, java, semaphore } = await both('messages', 4);
+    const redisson = java.getPermitExpirableSemaphore(ctx.uniqueName('messages-redisson'));
+    expect(await redisson.trySetPermits(4)).toBe(true);
+    const isSharded = await sharded(client);
+    const [ours, theirs] = [await listen(ctx, semaphore.channel, isSharded), await listen(ctx, redisson.channelName, isSharded)];
+    // The same steps on each side: two ids given back, then one, permits added, taken away, none added.
+    await (await semaphore.acquire(2, { leaseTime: LONG_LEASE })).release();
+    const [one] = (await semaphore.acquire(1, { leaseTime: LONG_LEASE })).ids;
+    await semaphore.release(one!);
+    for (const permits of [3, -2, 0]) await semaphore.addPermits(permits);
+    await redisson.release(await redisson.tryAcquire(2, 0, LONG_LEASE));
+    const [theirOne] = await redisson.tryAcquire(1, 0, LONG_LEASE);
+    await redisson.release(theirOne!);
+    for (const permits of [3, -2, 0]) await redisson.addPermits(permits);
+    expect(await eventually(() => ours.length >= 3 && theirs.length >= 3)).toBe(true);
+    // Nothing more comes: a negative number would make Java's latch release throw.
+    await sleep(100);
+    expect(ours).toEqual(['2', '4', '3']);
+    expect(theirs).toEqual(ours);
+    expect([await semaphore.availablePermits(), await redisson.availablePermits()]).toEqual([5, 5]);
   });
 
   it("Redisson's release wakes Deadbolt's waiter, and Deadbolt's release wakes Java's thread", async () => {

@@ -4,17 +4,26 @@
 // waits end by time, abort and close, and leave nothing behind.
 import { BACKENDS_WITH_SENTINEL, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
 import { ClientClosedError, InvalidArgumentError, LockLostError, LockNotHeldError, type LockClient } from '@deadbolt/core';
-import { call, lockRuntime } from '@deadbolt/core/kit';
+import { call, lockRuntime, type LockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { expirableReleaseCommand } from '../src/commands/expirableRelease.js';
 import { expirableRenewCommand } from '../src/commands/expirableRenew.js';
 import { expirableTryAcquireCommand } from '../src/commands/expirableTryAcquire.js';
+import { expirableUpdateLeaseCommand } from '../src/commands/expirableUpdateLease.js';
 import { newPermitIds } from '../src/permitIds.js';
 import { PermitExpirableSemaphore, PermitWaitTimeoutError, type ExpirablePermitAcquireOptions } from '../src/index.js';
 
 /** How many permits the semaphore's `{name}:timeout` set holds. */
 const heldCount = (ctx: BackendContext, semaphore: PermitExpirableSemaphore) =>
   ctx.backend().command(['ZCARD', semaphore.timeoutsKey], semaphore.name);
+
+/** When the earliest lease of the semaphore's held permits ends (wall-clock ms). */
+const scoreOf = async (ctx: BackendContext, semaphore: PermitExpirableSemaphore) =>
+  Number(((await ctx.backend().command(['ZRANGE', semaphore.timeoutsKey, 0, 0, 'WITHSCORES'], semaphore.name)) as string[])[1]);
+
+/** Renews the permits `field` of `hold` once, as the watchdog does. */
+const renew = (runtime: LockRuntime, name: string, hold: string, lease: number, field: string) =>
+  runtime.run(call(expirableRenewCommand, { lease, holds: [{ name, field, hold }] }));
 
 const noChannels = (...clients: LockClient[]) => expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
 
@@ -194,41 +203,62 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     await expect(semaphore.availablePermits()).rejects.toBeInstanceOf(ClientClosedError);
   });
 
-  it('a re-sent acquire or release counts once; renewal neither brings back a reclaimed permit nor shortens a lease', async () => {
+  it('a re-sent acquire or release counts once; renewal neither brings back a reclaimed permit nor shortens a lease; a copy of an acquisition after its release takes nothing', async () => {
     const client = await ctx.client();
     const runtime = lockRuntime(client);
     const semaphore = await semaphoreOf(3, 'resent', client);
     const { name } = semaphore;
     const ids = newPermitIds(2);
-    const acquire = call(expirableTryAcquireCommand, { name, ids, lease: 60_000 });
+    const hold = runtime.newHoldId();
+    const acquire = call(expirableTryAcquireCommand, { name, ids, lease: 60_000, hold });
     expect(await runtime.run(acquire)).toEqual({ taken: true });
     expect(await runtime.run(acquire)).toEqual({ taken: true });
     expect(await semaphore.availablePermits()).toBe(1);
     expect(await heldCount(ctx, semaphore)).toBe(2);
-    const renew = (lease: number, field: string) =>
-      runtime.run(call(expirableRenewCommand, { lease, holds: [{ name, field, hold: 'test:1' }] }));
     const [first] = ids;
-    const scoreOf = async () => Number(await ctx.backend().command(['ZRANGE', semaphore.timeoutsKey, 0, 0, 'WITHSCORES'], name).then((reply) => (reply as string[])[1]));
-    const before = await scoreOf();
-    expect(await renew(1_000, ids.join(' '))).toEqual([true]);
-    expect(await scoreOf()).toBe(before);
+    const before = await scoreOf(ctx, semaphore);
+    expect(await renew(runtime, name, hold, 1_000, ids.join(' '))).toEqual([true]);
+    expect(await scoreOf(ctx, semaphore)).toBe(before);
     // A re-sent release (its first reply lost) returns the first outcome, and gives back nothing more.
-    const release = call(expirableReleaseCommand, { name, ids, request: 'test:release' });
+    const release = call(expirableReleaseCommand, { name, ids, request: hold });
     expect(await runtime.run(release)).toBe(2);
     expect(await runtime.run(release)).toBe(2);
     expect(await semaphore.availablePermits()).toBe(3);
     // Another request for the same ids finds them given back.
-    expect(await runtime.run(call(expirableReleaseCommand, { name, ids, request: 'test:other' }))).toBe(0);
-    expect(await renew(60_000, first!)).toEqual([false]);
+    expect(await runtime.run(call(expirableReleaseCommand, { name, ids, request: runtime.newHoldId() }))).toBe(0);
+    expect(await renew(runtime, name, hold, 60_000, first!)).toEqual([false]);
+    // A copy of the acquisition that comes after its release finds its record and takes nothing.
+    expect(await runtime.run(acquire)).toEqual({ taken: false, expiresAt: undefined });
+    expect(await semaphore.availablePermits()).toBe(3);
     const leased = await semaphore.acquire(1, { leaseTime: 100 });
     await sleep(150);
     // Its lease ended: the renewal finds it gone (not yet reclaimed), and leaves it to be reclaimed.
-    expect(await renew(60_000, leased.ids[0]!)).toEqual([false]);
+    expect(await renew(runtime, name, runtime.newHoldId(), 60_000, leased.ids[0]!)).toEqual([false]);
     expect(await semaphore.availablePermits()).toBe(3);
-    // A copy that arrives after the release takes the ids again: nobody holds them then, and they
-    // come back when their lease ends (the guide's "Requests that arrive twice").
-    expect(await runtime.run(acquire)).toEqual({ taken: true });
-    expect(await semaphore.availablePermits()).toBe(1);
+  });
+
+  it("an update of a hold's lease that arrives after a later one changes nothing, and renewals leave the updated lease alone", async () => {
+    const client = await ctx.client();
+    const runtime = lockRuntime(client);
+    const semaphore = await semaphoreOf(2, 'update-order', client);
+    const { name } = semaphore;
+    const ids = newPermitIds(1);
+    const hold = runtime.newHoldId();
+    expect(await runtime.run(call(expirableTryAcquireCommand, { name, ids, lease: 60_000, hold }))).toEqual({ taken: true });
+    const update = (request: string, lease: number) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request }));
+    const [earlier, later] = [runtime.newHoldId(), runtime.newHoldId()];
+    const sent = Date.now();
+    expect(await update(later, 20_000)).toBe(true);
+    const updated = await scoreOf(ctx, semaphore);
+    expect(updated - sent).toBeGreaterThanOrEqual(20_000);
+    expect(updated - sent).toBeLessThan(21_000);
+    expect(await update(earlier, 60_000)).toBe(true);
+    expect(await update(later, 60_000)).toBe(true);
+    expect(await renew(runtime, name, hold, 60_000, ids[0]!)).toEqual([true]);
+    expect(await scoreOf(ctx, semaphore)).toBe(updated);
+    // Another hold's renewal is not held back by this one's record.
+    expect(await renew(runtime, name, runtime.newHoldId(), 60_000, ids[0]!)).toEqual([true]);
+    expect(await scoreOf(ctx, semaphore)).toBeGreaterThan(updated);
   });
 
   it('refuses bad input, naming the argument, before anything reaches Redis', async () => {

@@ -3,28 +3,15 @@
 // (a release is INCRBY and a publish of the new value on redisson_sc:{name}), and its waiting
 // threads subscribed through its SemaphorePubSub, which lets through as many threads as a
 // message names permits.
-import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type BackendContext, type RedissonPeer } from '@deadbolt/conformance';
-import type { LockClient } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
+import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type RedissonPeer } from '@deadbolt/conformance';
 import { describe, expect, it } from 'vitest';
 import { Semaphore } from '../src/index.js';
+import { listen, sharded } from './messages.js';
 
 /** How long a wait may last in these tests: far longer than any of them takes, so only a message ends it in time. */
 const LONG_WAIT = 20_000;
-
-/** Whether `client`'s channels use sharded pub/sub: then Redisson's scripts publish with SPUBLISH too. */
-async function sharded(client: LockClient): Promise<boolean> {
-  return (await lockRuntime(client).publishCommand()) === 'spublish';
-}
-
-/** The messages on `channel`, as a subscriber connection of the adapter under test receives them. */
-async function listen(ctx: BackendContext, channel: string, isSharded: boolean): Promise<string[]> {
-  const messages: string[] = [];
-  const executor = await ctx.backend().createExecutor();
-  executor.listen({ onMessage: (from, message) => from === channel && messages.push(message), onSubscriberReconnect: () => undefined });
-  await executor.subscribe(channel, isSharded);
-  return messages;
-}
+/** A TTL far longer than a test, as a Java service may give a semaphore. */
+const SEMAPHORE_TTL_MS = 600_000;
 
 /** Resolves once the peer's waiting threads have subscribed `channel` and had time to block on its latch. */
 async function javaWaitsOn(java: RedissonPeer, channel: string): Promise<boolean> {
@@ -74,6 +61,21 @@ describe.each(BACKENDS)('Semaphore and Redisson on $adapter/$topology', ({ adapt
     expect(messages).toEqual(['2', '1', '3', '6', '2']);
     // Where Redisson reads the permits: a decimal string at the name.
     expect(await ctx.backend().command(['GET', semaphore.name], semaphore.name)).toBe('2');
+  });
+
+  it("addPermits drops the TTL a Java trySetPermits(n, ttl) gave the semaphore, as Redisson's own does; release(n) keeps it", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const pttl = (name: string) => ctx.backend().command(['PTTL', name], name).then(Number);
+    const [mine, theirs] = [ctx.uniqueName('ttl-deadbolt'), ctx.uniqueName('ttl-redisson')];
+    for (const name of [mine, theirs]) expect(await java.getSemaphore(name).trySetPermits(3, SEMAPHORE_TTL_MS)).toBe(true);
+    const semaphore = new Semaphore(client, mine);
+    await semaphore.release(1);
+    await java.getSemaphore(theirs).release(1);
+    expect([await pttl(mine), await pttl(theirs)].every((ttl) => ttl > SEMAPHORE_TTL_MS / 2)).toBe(true);
+    await semaphore.addPermits(1);
+    await java.getSemaphore(theirs).addPermits(1);
+    expect([await pttl(mine), await pttl(theirs)]).toEqual([-1, -1]);
+    expect([await semaphore.availablePermits(), await java.getSemaphore(theirs).availablePermits()]).toEqual([5, 5]);
   });
 
   it("Deadbolt's release wakes Java's waiting threads, as many as it names permits", async () => {

@@ -1,93 +1,122 @@
-// Each of Semaphore's requests counts once, however often it reaches Redis (issue 18): the same
-// typed call sent twice, as a driver re-sends a request whose reply it lost, on real servers,
-// both adapters, standalone and cluster. resend.test.ts makes the drivers do it through fault
-// proxies; here the second copy is sent by hand, at any delay, and in either order.
-import { BACKENDS, sleep, useBackendContext } from '@deadbolt/conformance';
+// Each of Semaphore's requests counts once, however often it reaches Redis (issues 18 and 30): the
+// same typed call sent twice, on real servers, every adapter, standalone and cluster. A second
+// send by hand carries a deadline of its own, so it stands for a copy that arrives before the
+// first one's deadline, in either order; resend.test.ts makes the drivers and the network deliver
+// copies, late ones too, through fault proxies.
+import { BACKENDS, useBackendContext } from '@deadbolt/conformance';
 import type { LockClient } from '@deadbolt/core';
-import { call, lockRuntime, type Call } from '@deadbolt/core/kit';
+import { call, holdMarkersKey, lockRuntime, requestRecordKey, type Call } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { addPermitsCommand } from '../src/commands/addPermits.js';
 import { drainPermitsCommand } from '../src/commands/drainPermits.js';
 import { returnPermitsCommand } from '../src/commands/returnPermits.js';
 import { tryAcquirePermitsCommand } from '../src/commands/tryAcquirePermits.js';
-import { permitRequestKey, Semaphore } from '../src/index.js';
+import { trySetPermitsCommand } from '../src/commands/trySetPermits.js';
+import { Semaphore } from '../src/index.js';
 
 const PERMITS = 4;
-/**
- * A command timeout whose request markers ('returned', add, drain) remember for 2 × 1 s: a copy
- * sent right after the first must come within that life on a loaded machine too.
- */
-const SHORT_TIMEOUT_MS = 1_000;
-/** Past those markers' life. */
-const PAST_THE_MARKER_MS = 2_500;
+/** The command timeout of these clients: records live until a deadline about this far off, or twice it. */
+const COMMAND_TIMEOUT_MS = 5_000;
+/** A TTL far longer than a test, for a semaphore set the way a Java trySetPermits(n, ttl) sets it. */
+const SEMAPHORE_TTL_MS = 600_000;
 
 describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
+  const pttl = (key: string, name: string) => ctx.backend().command(['PTTL', key], name).then(Number);
 
   async function semaphoreOn(client: LockClient, label: string) {
     const semaphore = new Semaphore(client, ctx.uniqueName(label));
     await semaphore.trySetPermits(PERMITS);
     const runtime = lockRuntime(client);
-    const request = runtime.newHoldId();
+    const hold = runtime.newHoldId();
     const run = <Reply>(command: Call<Reply>) => runtime.run(command);
-    const acquire = (permits: number) => run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, request }));
-    const giveBack = () => run(call(returnPermitsCommand, { name: semaphore.name, request }));
-    const markerTtl = async () => Number(await ctx.backend().command(['PTTL', permitRequestKey(semaphore.name, request)], semaphore.name));
-    return { semaphore, runtime, request, run, acquire, giveBack, markerTtl };
+    const acquire = (permits: number) => run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, hold }));
+    const giveBack = () => run(call(returnPermitsCommand, { name: semaphore.name, hold }));
+    const recordTtl = () => pttl(requestRecordKey(semaphore.name, hold), semaphore.name);
+    const held = () => ctx.backend().command(['HGET', holdMarkersKey(semaphore.name), hold], semaphore.name);
+    return { client, semaphore, runtime, run, acquire, giveBack, recordTtl, held };
   }
 
-  it("an acquisition sent twice takes its permits once; its marker lives while they are held, then for a while as 'returned'", async () => {
-    const { semaphore, acquire, giveBack, markerTtl } = await semaphoreOn(await ctx.client(), 'acquire-twice');
+  it('an attempt sent twice takes its permits once, held under its hold id for as long as they are held; its record lives until its deadline', async () => {
+    const { semaphore, acquire, giveBack, recordTtl, held } = await semaphoreOn(await ctx.client({ commandTimeout: COMMAND_TIMEOUT_MS }), 'acquire-twice');
     expect(await acquire(3)).toBe('taken');
     expect(await acquire(3)).toBe('taken');
     expect(await semaphore.availablePermits()).toBe(1);
-    expect(await markerTtl()).toBe(-1);
+    expect(await held()).toBe('3');
+    // The hold is the permits held: no TTL while the semaphore has none.
+    expect(await pttl(holdMarkersKey(semaphore.name), semaphore.name)).toBe(-1);
+    expect(await recordTtl()).toBeGreaterThan(0);
+    expect(await recordTtl()).toBeLessThanOrEqual(2 * COMMAND_TIMEOUT_MS);
     expect(await giveBack()).toBe(3);
     expect(await semaphore.availablePermits()).toBe(PERMITS);
-    expect(await markerTtl()).toBeGreaterThan(0);
+    expect(await pttl(holdMarkersKey(semaphore.name), semaphore.name)).toBe(-2);
+    expect(await recordTtl()).toBeGreaterThan(0);
   });
 
-  it('a release sent twice gives back once; sent again after its mark expired, it still gives back nothing', async () => {
-    const { semaphore, acquire, giveBack, markerTtl } = await semaphoreOn(await ctx.client({ commandTimeout: SHORT_TIMEOUT_MS }), 'release-twice');
+  it('a release sent twice gives back once and answers the first outcome both times', async () => {
+    const { semaphore, acquire, giveBack } = await semaphoreOn(await ctx.client(), 'release-twice');
     expect(await acquire(2)).toBe('taken');
-    expect([await giveBack(), await giveBack()]).toEqual([2, 0]);
-    expect(await semaphore.availablePermits()).toBe(PERMITS);
-    await sleep(PAST_THE_MARKER_MS);
-    expect(await markerTtl()).toBe(-2);
-    // The grant's marker is gone with its 'returned' mark: nothing says it holds anything.
-    expect(await giveBack()).toBe(0);
+    expect([await giveBack(), await giveBack()]).toEqual([2, 2]);
     expect(await semaphore.availablePermits()).toBe(PERMITS);
   });
 
-  it('a give-back that arrives before its acquisition leaves a tombstone: the late copy takes nothing', async () => {
-    const { semaphore, acquire, giveBack } = await semaphoreOn(await ctx.client(), 'tombstone');
-    expect(await giveBack()).toBe(0);
+  it('a copy of an attempt that comes after its release takes nothing', async () => {
+    const { semaphore, acquire, giveBack, held } = await semaphoreOn(await ctx.client(), 'after-release');
+    expect(await acquire(2)).toBe('taken');
+    expect(await giveBack()).toBe(2);
     expect(await acquire(2)).toBe('givenBack');
     expect(await semaphore.availablePermits()).toBe(PERMITS);
-    expect(await giveBack()).toBe(0);
-    expect(await semaphore.availablePermits()).toBe(PERMITS);
+    expect(await held()).toBeNull();
   });
 
-  it('a copy of an acquisition that arrives after its tombstone expired takes the permits, and a give-back then returns them', async () => {
-    const { semaphore, acquire, giveBack } = await semaphoreOn(await ctx.client({ commandTimeout: SHORT_TIMEOUT_MS }), 'past-tombstone');
+  it('a give-back that arrives before its attempt leaves the record claimed: the attempt takes nothing', async () => {
+    const { semaphore, acquire, giveBack, recordTtl } = await semaphoreOn(await ctx.client(), 'give-back-first');
     expect(await giveBack()).toBe(0);
-    await sleep(PAST_THE_MARKER_MS);
-    expect(await acquire(2)).toBe('taken');
-    expect(await semaphore.availablePermits()).toBe(PERMITS - 2);
-    expect(await giveBack()).toBe(2);
-    expect(await semaphore.availablePermits()).toBe(PERMITS);
+    expect(await recordTtl()).toBeGreaterThan(0);
+    expect(await acquire(2)).toBe('givenBack');
+    expect([await giveBack(), await semaphore.availablePermits()]).toEqual([0, PERMITS]);
   });
 
-  it("addPermits and drainPermits sent twice count once and reply as the first did; sent again after the marker's life, they run again", async () => {
-    const { semaphore, runtime, run } = await semaphoreOn(await ctx.client({ commandTimeout: SHORT_TIMEOUT_MS }), 'add-twice');
+  it('a copy of an attempt that took nothing takes nothing, though the permits came back since', async () => {
+    const { semaphore, acquire } = await semaphoreOn(await ctx.client(), 'too-few');
+    expect(await acquire(PERMITS + 1)).toBe('tooFew');
+    await semaphore.release(1);
+    expect(await acquire(PERMITS + 1)).toBe('tooFew');
+    expect(await semaphore.availablePermits()).toBe(PERMITS + 1);
+  });
+
+  it('addPermits, release(n), drainPermits and trySetPermits sent twice each count once and reply as the first did', async () => {
+    const { client, semaphore, runtime, run } = await semaphoreOn(await ctx.client(), 'add-twice');
     const { name } = semaphore;
-    const add = call(addPermitsCommand, { name, permits: 3, request: runtime.newHoldId() });
-    expect([await run(add), await run(add)]).toEqual([PERMITS + 3, PERMITS + 3]);
-    const drain = call(drainPermitsCommand, { name, request: runtime.newHoldId() });
-    expect([await run(drain), await run(drain)]).toEqual([PERMITS + 3, PERMITS + 3]);
+    const twice = async <Reply>(command: Call<Reply>) => [await run(command), await run(command)];
+    expect(await twice(call(addPermitsCommand, { name, permits: 3, request: runtime.newHoldId(), ttl: 'clear' }))).toEqual([PERMITS + 3, PERMITS + 3]);
+    expect(await twice(call(addPermitsCommand, { name, permits: 1, request: runtime.newHoldId(), ttl: 'keep' }))).toEqual([PERMITS + 4, PERMITS + 4]);
+    expect(await twice(call(drainPermitsCommand, { name, request: runtime.newHoldId() }))).toEqual([PERMITS + 4, PERMITS + 4]);
     expect(await semaphore.availablePermits()).toBe(0);
-    await sleep(PAST_THE_MARKER_MS);
-    expect(await run(add)).toBe(3);
+    const other = ctx.uniqueName('set-twice');
+    expect(await twice(call(trySetPermitsCommand, { name: other, permits: 2, request: runtime.newHoldId() }))).toEqual([true, true]);
+    expect(await new Semaphore(client, other).availablePermits()).toBe(2);
+  });
+
+  it("the holds live as the semaphore does: with its TTL; addPermits and drainPermits drop both, as Redisson's SET does; release(n) keeps it", async () => {
+    const client = await ctx.client();
+    const semaphore = new Semaphore(client, ctx.uniqueName('ttl'));
+    const { name } = semaphore;
+    const holds = holdMarkersKey(name);
+    // As Redisson's trySetPermits(n, timeToLive) sets it.
+    await ctx.backend().command(['SET', name, PERMITS, 'PX', SEMAPHORE_TTL_MS], name);
+    const held = await semaphore.acquire(2);
+    expect(await pttl(holds, name)).toBeGreaterThan(SEMAPHORE_TTL_MS / 2);
+    await semaphore.release(1);
+    expect(await pttl(name, name)).toBeGreaterThan(SEMAPHORE_TTL_MS / 2);
+    await semaphore.addPermits(1);
+    expect([await pttl(name, name), await pttl(holds, name)]).toEqual([-1, -1]);
+    await ctx.backend().command(['PEXPIRE', name, SEMAPHORE_TTL_MS], name);
+    const more = await semaphore.acquire(1);
+    expect(await pttl(holds, name)).toBeGreaterThan(SEMAPHORE_TTL_MS / 2);
+    expect(await semaphore.drainPermits()).toBe(3);
+    expect([await pttl(name, name), await pttl(holds, name)]).toEqual([-1, -1]);
+    await Promise.all([held.release(), more.release()]);
     expect(await semaphore.availablePermits()).toBe(3);
   });
 
@@ -103,5 +132,6 @@ describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', 
     expect(await semaphore.tryAcquire()).toBeNull();
     await Promise.all(holds.map((held) => held.release()));
     expect([await semaphore.drainPermits(), await semaphore.drainPermits()]).toEqual([6, 0]);
+    expect([await semaphore.trySetPermits(1), await semaphore.trySetPermits(1)]).toEqual([false, false]);
   });
 });

@@ -1,7 +1,7 @@
 import type { CommandContext, ScriptArgument } from '@deadbolt/core/kit';
 import { permitTimeoutsKey } from '../permitExpirableKeys.js';
 import { semaphoreChannelName } from '../semaphoreKeys.js';
-import type { SemaphoreInput } from './inputs.js';
+import type { PermitHoldInput, SemaphoreInput } from './inputs.js';
 
 /** The input of a command about some permits of a permit-expirable semaphore: their ids. */
 export interface PermitIdsInput extends SemaphoreInput {
@@ -13,6 +13,18 @@ export interface PermitIdsInput extends SemaphoreInput {
 export interface LeasedPermitsInput extends PermitIdsInput {
   /** The lease in milliseconds, from now. */
   readonly lease: number;
+}
+
+/** The input of one acquisition attempt: the ids and lease, and the attempt's hold id. */
+export interface PermitsAttemptInput extends LeasedPermitsInput, PermitHoldInput {}
+
+/**
+ * The input of an update of the lease of held permits: the ids and lease, the hold they are held
+ * under, and the update's own request id (`<instance>:<n>`, from the same counter as hold ids: a
+ * later update has a higher `n`).
+ */
+export interface LeaseUpdateInput extends LeasedPermitsInput, PermitHoldInput {
+  readonly request: string;
 }
 
 /**

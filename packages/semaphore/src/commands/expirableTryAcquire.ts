@@ -1,6 +1,6 @@
-import { defineCommand } from '@deadbolt/core/kit';
+import { defineCommand, requestRecordKey } from '@deadbolt/core/kit';
 import { permitExpirableScripts } from '../permitExpirableScripts.js';
-import { clockArgs, expirableKeys, idsArg, type LeasedPermitsInput } from './expirableInputs.js';
+import { clockArgs, expirableKeys, idsArg, type PermitsAttemptInput } from './expirableInputs.js';
 
 /** What one attempt to take permits of a permit-expirable semaphore found. */
 export type ExpirableAcquireReply =
@@ -12,13 +12,13 @@ export type ExpirableAcquireReply =
     };
 
 /**
- * Takes one permit per id, all or none, each with a lease of `lease` ms
- * (`expirable-try-acquire.lua`).
+ * Takes one permit per id, all or none, each with a lease of `lease` ms, once per attempt and
+ * never past its deadline (`expirable-try-acquire.lua`).
  */
-export const expirableTryAcquireCommand = defineCommand<LeasedPermitsInput, ExpirableAcquireReply>({
+export const expirableTryAcquireCommand = defineCommand<PermitsAttemptInput, ExpirableAcquireReply>({
   script: permitExpirableScripts.tryAcquire,
-  keys: expirableKeys,
-  args: ({ ids, lease }, context) => [...clockArgs(context), idsArg(ids), lease],
+  keys: (input) => [...expirableKeys(input), requestRecordKey(input.name, input.hold)],
+  args: ({ ids, lease }, context) => [...clockArgs(context), idsArg(ids), lease, context.deadline],
   decode: (reply) => {
     const [flag, score] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (Number(flag) === 1) return { taken: true };

@@ -1,4 +1,4 @@
-import { permitRequestKey, semaphoreChannelName } from '../semaphoreKeys.js';
+import { semaphoreChannelName } from '../semaphoreKeys.js';
 
 /** A semaphore command's input: the semaphore's name. */
 export interface SemaphoreInput {
@@ -18,14 +18,19 @@ export interface RequestInput extends SemaphoreInput {
   readonly request: string;
 }
 
-/** The input of a request that takes or adds a number of permits. */
+/** The input of a request that sets or adds a number of permits. */
 export interface PermitsRequestInput extends PermitsInput, RequestInput {}
 
-/** KEYS of a script that changes the permits and announces it: the semaphore, its channel. */
-export const announcedKeys = ({ name }: SemaphoreInput): string[] => [name, semaphoreChannelName(name)];
+/**
+ * The input of a command about one acquisition attempt of a `Semaphore`: its hold id
+ * (`LockRuntime.newHoldId()`, one per attempt), under which the permits it took are held.
+ */
+export interface PermitHoldInput extends SemaphoreInput {
+  readonly hold: string;
+}
 
-/** KEYS of a request that changes the permits and announces it: the semaphore, its channel, the request's marker. */
-export const announcedRequestKeys = (input: RequestInput): string[] => [...announcedKeys(input), permitRequestKey(input.name, input.request)];
+/** The semaphore, its channel `redisson_sc:{name}`: the first KEYS of a script that announces a change. */
+export const announcedKeys = ({ name }: SemaphoreInput): string[] => [name, semaphoreChannelName(name)];
 
 /**
  * A number of permits as Redis replies it: an integer, or the decimal string stored (drivers reply

@@ -1,15 +1,15 @@
-import { defineCommand } from '@deadbolt/core/kit';
+import { defineCommand, holdMarkersKey, requestRecordKey } from '@deadbolt/core/kit';
 import { semaphoreScripts } from '../semaphoreScripts.js';
-import { announcedRequestKeys, type RequestInput } from './inputs.js';
+import { announcedKeys, decodePermits, type PermitHoldInput } from './inputs.js';
 
 /**
- * Gives back what the acquisition with request id `request` took, once, and marks it returned
- * (`return-permits.lua`): resolves how many permits went back (0 when it took none, or they
+ * Gives back what the acquisition attempt `hold` took, once, and keeps the outcome in its request
+ * record (`return-permits.lua`): resolves how many permits went back (0 when it took none, or they
  * went back already).
  */
-export const returnPermitsCommand = defineCommand<RequestInput, number>({
+export const returnPermitsCommand = defineCommand<PermitHoldInput, number>({
   script: semaphoreScripts.returnPermits,
-  keys: announcedRequestKeys,
-  args: (_, { publish, unlockLatchTtl }) => [publish, unlockLatchTtl],
-  decode: (reply) => Number(reply),
+  keys: (input) => [...announcedKeys(input), requestRecordKey(input.name, input.hold), holdMarkersKey(input.name)],
+  args: ({ hold }, { publish, recordTtl }) => [publish, hold, recordTtl],
+  decode: decodePermits,
 });

@@ -1,22 +1,21 @@
-import { defineCommand } from '@deadbolt/core/kit';
-import { permitRequestKey } from '../semaphoreKeys.js';
+import { defineCommand, holdMarkersKey, requestRecordKey } from '@deadbolt/core/kit';
 import { semaphoreScripts } from '../semaphoreScripts.js';
-import type { PermitsRequestInput } from './inputs.js';
+import type { PermitHoldInput, PermitsInput } from './inputs.js';
 
 /**
- * What one attempt to take permits found: `taken` (also when this request took them already),
- * `tooFew` (nothing changed), or `givenBack` (the acquisition was given back already: nothing taken).
+ * What one attempt to take permits found: `taken`, `tooFew` (nothing changed), or `givenBack`
+ * (a copy of an attempt that was given back or released: nothing taken).
  */
 export type PermitAttemptReply = 'taken' | 'tooFew' | 'givenBack';
 
 const TAKEN = 1;
 const GIVEN_BACK = -1;
 
-/** Takes `permits` at once, all or none, once per request id (`try-acquire.lua`). */
-export const tryAcquirePermitsCommand = defineCommand<PermitsRequestInput, PermitAttemptReply>({
+/** Takes `permits` at once, all or none, once per attempt and never past its deadline (`try-acquire.lua`). */
+export const tryAcquirePermitsCommand = defineCommand<PermitsInput & PermitHoldInput, PermitAttemptReply>({
   script: semaphoreScripts.tryAcquire,
-  keys: ({ name, request }) => [name, permitRequestKey(name, request)],
-  args: ({ permits }) => [permits],
+  keys: ({ name, hold }) => [name, holdMarkersKey(name), requestRecordKey(name, hold)],
+  args: ({ permits, hold }, { deadline }) => [permits, hold, deadline],
   decode: (reply) => {
     const code = Number(reply);
     return code === TAKEN ? 'taken' : code === GIVEN_BACK ? 'givenBack' : 'tooFew';

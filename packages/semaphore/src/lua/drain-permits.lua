@@ -1,23 +1,24 @@
 -- Takes every available permit at once, without announcing anything (nobody can acquire after
--- it): Redisson's RSemaphore.drainPermits(). The request's marker remembers the reply for a
--- while, so that the request sent again in that time drains nothing more and replies the same.
+-- it): Redisson's RSemaphore.drainPermits(), whose SET drops the key's TTL. Once per request,
+-- never past its deadline: a copy drains nothing more and answers the first outcome. Runs after
+-- request-deadline.lua and semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
--- KEYS[2]  this request's marker, deadbolt_permit_request:{name}:<request id>
--- ARGV[1]  how long the marker lives, in milliseconds
+-- KEYS[2]  the semaphore's holds, deadbolt_holds:{name}: they live as the semaphore does
+-- KEYS[3]  this request's record, deadbolt_request:{name}:<request id>
+-- ARGV[1]  this request's deadline on the server's clock, in milliseconds
+-- ARGV[2]  how long the record lives past the deadline, in milliseconds: a retry of the request
+--          (LockRuntime.runOnce, within commandTimeout of the first send) finds it
 --
--- Returns  the permits there were (as the decimal string stored; negative ones too), 0 when the
---          semaphore has no key (which is left missing); for a request seen before, what its
---          first run replied.
-local first = redis.call('get', KEYS[2])
-if first then
-  return first
-end
-local value = redis.call('get', KEYS[1])
-if value == false then
-  value = '0'
-else
+-- Returns  the permits there were (negative ones too), 0 when the semaphore has no key (which is
+--          left missing); for a copy, what the first run replied. Raises DEADBOLT_LATE past the
+--          deadline.
+return once(KEYS[3], ARGV[1], ARGV[2], function()
+  local value = redis.call('get', KEYS[1])
+  if value == false then
+    return 0
+  end
   redis.call('set', KEYS[1], 0)
-end
-redis.call('set', KEYS[2], value, 'px', ARGV[1])
-return value
+  keep_holds(KEYS[1], KEYS[2])
+  return tonumber(value)
+end)

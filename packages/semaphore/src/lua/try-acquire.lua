@@ -1,29 +1,38 @@
--- Takes permits from a semaphore, all of them or none: Redisson's RSemaphore.tryAcquire(n). A
--- waiter never holds part of what it asked for, so two waiters for many permits cannot
--- deadlock by each holding half. Every attempt of one acquisition carries the same request id,
--- and the permits it takes are marked under that id until they are given back, so a request the
--- driver sends again, however late, takes nothing more.
+-- Takes permits from a semaphore, all of them or none: Redisson's RSemaphore.tryAcquire(n), once
+-- per attempt and never past the attempt's deadline. A waiter never holds part of what it asked
+-- for, so two waiters for many permits cannot deadlock by each holding half. The attempt claims
+-- its request record until its deadline, so a copy of it (a driver's re-send, a late delivery)
+-- takes nothing, and marks what it took under its hold id (see semaphore-holds.lua). Runs after
+-- request-deadline.lua and semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
--- KEYS[2]  the acquisition's request marker, deadbolt_permit_request:{name}:<request id>: the
---          permits it took (no expiry: it lives while they are held), or 'returned' once they
---          were given back or the acquisition was given up (expires: see return-permits.lua)
+-- KEYS[2]  the semaphore's holds, deadbolt_holds:{name}
+-- KEYS[3]  this attempt's request record, deadbolt_request:{name}:<hold id>
 -- ARGV[1]  how many permits to take, at least 1
+-- ARGV[2]  this attempt's hold id, <instance>:<n>
+-- ARGV[3]  this attempt's deadline on the server's clock, in milliseconds
 --
--- Returns  1 when taken (the count went down by ARGV[1]), also when this request took them
---          already (nothing changes); 0 when fewer are available (nothing changed; a missing key
---          has none); -1 when the acquisition was given back already (nothing taken).
-local marker = redis.call('get', KEYS[2])
-if marker == 'returned' then
-  return -1
+-- Returns  1 when taken (the count went down by ARGV[1]); 0 when fewer are available (nothing
+--          changed; a missing key has none); for a copy, which changes nothing: 1 while what the
+--          attempt took is held, 0 when it took nothing, -1 when it was given back or released.
+--          Raises DEADBOLT_LATE past the deadline.
+local TAKEN, TOO_FEW, GIVEN_BACK = 1, 0, -1
+local semaphore, holds, record = KEYS[1], KEYS[2], KEYS[3]
+local permits, hold, deadline = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+if not claim_request(record, deadline, refuse_if_late(deadline)) then
+  if redis.call('hexists', holds, hold) == 1 then
+    return TAKEN
+  end
+  if redis.call('get', record) == CLAIMED then
+    return TOO_FEW
+  end
+  return GIVEN_BACK
 end
-if marker then
-  return 1
+local value = redis.call('get', semaphore)
+if value == false or tonumber(value) < permits then
+  return TOO_FEW
 end
-local value = redis.call('get', KEYS[1])
-if value ~= false and tonumber(value) >= tonumber(ARGV[1]) then
-  redis.call('decrby', KEYS[1], ARGV[1])
-  redis.call('set', KEYS[2], ARGV[1])
-  return 1
-end
-return 0
+redis.call('decrby', semaphore, permits)
+redis.call('hset', holds, hold, permits)
+keep_holds(semaphore, holds)
+return TAKEN
