@@ -14,7 +14,6 @@ export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
 export { pause } from './lock/pause.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
-export { ONCE_TRIES } from './runtime/runOnce.js';
 // The options as a client resolved them (`LockClient.options`): defaults applied.
 export type { ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export type { ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
