@@ -299,6 +299,11 @@ describe.each(BACKENDS)('requests that arrive late, on $adapter/$topology throug
   });
 
   describe('a copy that arrives after the markers are gone counts nothing more', () => {
+    // The caller is told the outcome is unknown (no reply in time, or the connection's error), or
+    // learns it from the same request sent again at once after the connection's error (node-redis
+    // and GLIDE reject what was in flight; the retry finds the first run's record).
+    const UNKNOWN = { ok: false, error: 'RedisUnavailableError' };
+
     it('CountDownLatch.countDown() counts once', async () => {
       const name = uniqueName('latch');
       const latch = new CountDownLatch(await lockClient(true), name);
@@ -309,7 +314,7 @@ describe.each(BACKENDS)('requests that arrive late, on $adapter/$topology throug
       const copy = lateCopy({ marker: name }, PAST_THE_MARKER_MS);
       const first = settle(latch.countDown());
       await copy.ran();
-      expect(await first).toEqual({ ok: false, error: 'RedisUnavailableError' });
+      expect([UNKNOWN, { ok: true, value: undefined }]).toContainEqual(await first);
       await copy.land();
       // One party counted down once: not 0, which would let the waiters through with one missing.
       expect(await redis(['GET', name], name)).toBe('1');
@@ -327,7 +332,7 @@ describe.each(BACKENDS)('requests that arrive late, on $adapter/$topology throug
       const copy = lateCopy({ marker: name }, PAST_THE_MARKER_MS);
       const first = settle(change(semaphore));
       await copy.ran();
-      expect(await first).toEqual({ ok: false, error: 'RedisUnavailableError' });
+      expect([UNKNOWN, { ok: true, value: undefined }]).toContainEqual(await first);
       await copy.land();
       expect(await redis(['GET', name], name)).toBe('3');
     });
@@ -351,7 +356,7 @@ describe.each(BACKENDS)('requests that arrive late, on $adapter/$topology throug
       const copy = lateCopy({ marker: name }, PAST_THE_MARKER_MS);
       const set = settle(semaphore.trySetPermits(3));
       await copy.ran();
-      expect(await set).toEqual({ ok: false, error: 'RedisUnavailableError' });
+      expect([UNKNOWN, { ok: true, value: true }]).toContainEqual(await set);
       expect(await rival.tryAcquire(1)).not.toBeNull();
       await copy.land();
       expect(await redis(['GET', name], name)).toBe('2');
