@@ -6,7 +6,7 @@ type MissingPermission = 'command' | 'key' | 'channel';
  * Redis refused an operation because the connection's ACL user lacks a permission: a command
  * (`+evalsha`, `+publish`, `+info`, ...), a key pattern (`~...`) or a channel pattern (`&...`).
  * `missing` says which kind, and the message names what was refused as precisely as the server's
- * reply allows. The guide "TLS, ACL users and eviction" gives the exact rule per lock kind. The
+ * reply allows. The guide "Deployments" (its ACL section) gives the exact rule per lock kind. The
  * driver's error is the `cause`. Nothing was changed by the refused call.
  */
 export class PermissionDeniedError extends LockError {
