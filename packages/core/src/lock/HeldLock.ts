@@ -73,6 +73,9 @@ export class HeldLock implements AsyncDisposable {
   #leaseTimer: NodeJS.Timeout | undefined;
   // When the fixed lease ends on the monotonic clock; undefined while the watchdog renews.
   #leaseEnd: number | undefined;
+  // The earliest end an extend whose reply has not come, or never came, may have set, and the
+  // timer that loses the hold then.
+  #possibleEnd: { readonly at: number; readonly timer: NodeJS.Timeout } | undefined;
   // The last extend in flight, settled either way: the next one waits for it.
   #extending: Promise<unknown> | undefined;
   #released = false;
@@ -162,9 +165,11 @@ export class HeldLock implements AsyncDisposable {
    * @throws {@link LockNotHeldError} when released already or when the lock was lost (its signal
    *   aborts then, if it had not yet)
    * @throws {@link RedisUnavailableError} when Redis could not be reached, or did not answer in
-   *   time. The extend may have run, so the hold takes the worse of the two leases: it ends
-   *   `leaseTime` after the call (renewal stops) unless its old lease ends sooner, and the signal
-   *   aborts then. A later extend that succeeds sets the lease as usual.
+   *   time. The extend may have run, so the hold takes the worse case: it keeps its lease (or its
+   *   renewal, which leaves a lease an extend set alone) and also ends `leaseTime` after the call
+   *   unless it believes in an earlier end already; its signal aborts at the earlier of the two.
+   *   The same holds while the call waits for its reply. A later extend that succeeds sets the
+   *   lease as usual.
    */
   async extend(leaseTime: number): Promise<void> {
     const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
@@ -185,18 +190,10 @@ export class HeldLock implements AsyncDisposable {
       throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
     }
     const sentAt = performance.now();
-    // Until the reply comes, the extend may have run: a shorter lease than the hold believes ends
-    // the hold at its end unless the reply came first.
-    const unanswered = this.#leaseEnd === undefined || sentAt + lease < this.#leaseEnd ? this.#loseIfUnanswered(lease) : undefined;
-    let extended: boolean;
-    try {
-      extended = await this.#hold.extend(lease);
-    } catch (error) {
-      if (error instanceof RedisUnavailableError && !this.#releasing && !this.signal.aborted) this.#assumeExtended(lease, sentAt);
-      throw error;
-    } finally {
-      clearTimeout(unanswered);
-    }
+    // Until its reply comes, and for good if none does, the extend may have set `lease` from
+    // about now: the hold may end then.
+    this.#mayEndAt(sentAt + lease, lease);
+    const extended = await this.#hold.extend(lease);
     // Released while the call was in flight: the release won, whatever the reply says.
     if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
     // Told it was lost while the call was in flight (the watchdog could not renew in time): that
@@ -219,24 +216,18 @@ export class HeldLock implements AsyncDisposable {
     if (!this.#released) await this.release();
   }
 
-  // Loses the hold `lease` ms from now unless cancelled: an extend to `lease` still unanswered then
-  // may have set it, and Redis may have ended it.
-  #loseIfUnanswered(lease: number): NodeJS.Timeout {
+  // Loses the hold at `end` (monotonic) unless it ends earlier anyway, or an extend's reply sets
+  // its lease first: an extend to `lease` whose outcome is not known may have ended it then.
+  #mayEndAt(end: number, lease: number): void {
+    if ((this.#leaseEnd !== undefined && this.#leaseEnd <= end) || (this.#possibleEnd !== undefined && this.#possibleEnd.at <= end)) return;
+    clearTimeout(this.#possibleEnd?.timer);
     const timer = setTimeout(() => {
-      const error = new LockLostError(`Lock "${this.name}" may have ended: an extend to ${lease} ms was still unanswered when that lease ran out`, { lockName: this.name });
+      const error = new LockLostError(`Lock "${this.name}" may have ended: an extend to ${lease} ms whose outcome is not known may have set that lease`, { lockName: this.name });
       this.#lose(error);
       this.#hold.reportLost?.(error);
-    }, lease);
+    }, Math.max(0, end - performance.now()));
     timer.unref();
-    return timer;
-  }
-
-  // An extend whose outcome is unknown may have set `lease` from `sentAt` (a renewal would then
-  // leave it alone): the hold keeps whichever lease ends first.
-  #assumeExtended(lease: number, sentAt: number): void {
-    if (this.#leaseEnd !== undefined && this.#leaseEnd <= sentAt + lease) return;
-    this.#stopKeepingAlive();
-    this.#startLease(lease, sentAt);
+    this.#possibleEnd = { at: end, timer };
   }
 
   #startLease(leaseTime: number, from: number): void {
@@ -259,6 +250,8 @@ export class HeldLock implements AsyncDisposable {
     this.#renewal = undefined;
     clearTimeout(this.#leaseTimer);
     this.#leaseTimer = undefined;
+    clearTimeout(this.#possibleEnd?.timer);
+    this.#possibleEnd = undefined;
   }
 
   #lose(error: LockLostError): void {
