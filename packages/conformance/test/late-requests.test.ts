@@ -24,6 +24,7 @@
 // a warm-up that cached the script on the key's node (a first call is sent in full, EVAL).
 import { CountDownLatch } from '@deadbolt/countdown-latch';
 import { LockClient, type AcquireOptions, type HeldLock } from '@deadbolt/core';
+import { call, lockCommands, lockRuntime, ownerField } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { ReadWriteLock } from '@deadbolt/rwlock';
@@ -415,6 +416,24 @@ describe.each(BACKENDS)('requests that arrive late, on $adapter/$topology throug
       const observed = { existsAfterTheLateCopy, anotherClientGetsIt: rival !== null };
       await rival?.release();
       expect(observed).toEqual({ existsAfterTheLateCopy: 0, anotherClientGetsIt: true });
+    });
+
+    it("Lock: a local hand-off that arrives after its receiver gave the hold back frees the lock for everyone", async () => {
+      // The hand-off is the receiver's acquisition: a receiver whose client did not learn its
+      // outcome gives the new hold back by id; a hand-off that arrives after that passes nothing.
+      const name = uniqueName('handoff');
+      const client = await lockClient(false);
+      const runtime = lockRuntime(client);
+      const [from, to] = ['holder', 'waiter'].map((owner) => ({ field: ownerField(client.id, owner), hold: runtime.newHoldId() }));
+      if (!from || !to) throw new Error('two holds expected');
+      expect(await runtime.run(call(lockCommands.acquire, { name, ...from, lease: LONG_LEASE_MS }))).toEqual({ status: 'taken', grant: null });
+      expect(await runtime.run(call(lockCommands.release, { name, ...to }))).toBe('notHeld');
+      const handedOff = await runtime.run(call(lockCommands.handOff, { name, from, to, lease: LONG_LEASE_MS }));
+      const exists = Number(await redis(['EXISTS', name], name));
+      const rival = await (await lockClient(false)).lock(name).tryAcquire({ leaseTime: LONG_LEASE_MS });
+      const observed = { handedOff, exists, anotherClientGetsIt: rival !== null };
+      await rival?.release();
+      expect(observed).toEqual({ handedOff: { status: 'released' }, exists: 0, anotherClientGetsIt: true });
     });
   });
 });

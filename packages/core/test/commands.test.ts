@@ -90,17 +90,19 @@ describe('lockHandOff (lock-handoff.lua)', () => {
 
   it('runs core/lock-handoff', () => expectScript(lockHandOff, 'core/lock-handoff', handOffLua, handOff));
 
-  it("KEYS: the lock, the releasing hold's request record, its hold markers", () => {
-    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+  it("KEYS: the lock, the releasing hold's request record, its hold markers, the receiver's request record, its channel", () => {
+    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:4', 'redisson_lock__channel:{orders}']);
     expect(lockHandOff.keys({ ...handOff, name: 'tenant:{7}:orders' })).toEqual([
       'tenant:{7}:orders',
       'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:4',
+      'redisson_lock__channel:tenant:{7}:orders',
     ]);
   });
 
-  it("ARGV: releasing field and hold, receiving field and hold, the receiver's lease, record TTL", () => {
-    expect(lockHandOff.args(handOff, commandContext('publish'))).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 5_000, COMMAND_LATCH_TTL]);
+  it.each(PUBLISH_COMMANDS)("ARGV with %s: releasing field and hold, receiving field and hold, the receiver's lease, record TTL, deadline, publish command, message 0", (publish) => {
+    expect(lockHandOff.args(handOff, commandContext(publish))).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 5_000, COMMAND_LATCH_TTL, COMMAND_DEADLINE, publish, UNLOCK_MESSAGE]);
   });
 
   it.each([

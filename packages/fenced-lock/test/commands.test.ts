@@ -49,13 +49,20 @@ describe('fencedHandOff (handoff.lua)', () => {
 
   it('runs fenced-lock/handoff', () => expectScript(fencedHandOff, 'fenced-lock/handoff', handOffLua, input));
 
-  it("KEYS: the lock, the releasing hold's request record, the hold markers, the token counter", () => {
-    expect(fencedHandOff.keys(input)).toEqual(['ledger', 'deadbolt_request:{ledger}:inst-1:3', 'deadbolt_holds:{ledger}', 'redisson_lock_token:{ledger}']);
+  it("KEYS: the lock, the releasing hold's request record, the hold markers, the token counter, the receiver's request record, the channel", () => {
+    expect(fencedHandOff.keys(input)).toEqual([
+      'ledger',
+      'deadbolt_request:{ledger}:inst-1:3',
+      'deadbolt_holds:{ledger}',
+      'redisson_lock_token:{ledger}',
+      'deadbolt_request:{ledger}:inst-1:4',
+      'redisson_lock__channel:{ledger}',
+    ]);
   });
 
-  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the record's TTL", (publish) => {
+  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the record's TTL, deadline, publish command, message 0", (publish) => {
     const context = commandContext(publish);
-    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.recordTtl]);
+    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.recordTtl, context.deadline, publish, 0]);
   });
 
   it.each([
@@ -63,6 +70,7 @@ describe('fencedHandOff (handoff.lua)', () => {
     [['5'], { status: 'passed', grant: 5n }],
     [0, { status: 'stillHeld' }],
     [null, { status: 'notHeld' }],
+    [2, { status: 'released' }],
   ])('decodes %j', (reply, decoded) => expect(fencedHandOff.decode(reply)).toEqual(decoded));
 });
 

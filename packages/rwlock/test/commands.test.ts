@@ -127,18 +127,19 @@ describe('writeHandOff (write-handoff.lua)', () => {
 
   it('runs rwlock/write-handoff', () => expectScript(writeHandOff, 'rwlock/write-handoff', writeHandOffLua, input));
 
-  it("KEYS: the lock, its channel, the releasing hold's request record, its hold markers", () => {
-    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+  it("KEYS: the lock, its channel, the releasing hold's request record, its hold markers, the receiver's request record", () => {
+    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:4']);
     expect(writeHandOff.keys({ ...input, name: TAGGED })).toEqual([
       TAGGED,
       'redisson_rwlock:tenant:{7}:orders',
       'deadbolt_request:tenant:{7}:orders:inst-1:3',
       'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:4',
     ]);
   });
 
   it.each(PUBLISH_COMMANDS)(
-    "ARGV with %s: as writeRelease's (message 1, hold id, writer field, publish, record TTL), then the receiver's writer field, hold id and lease",
+    "ARGV with %s: as writeRelease's (message 1, hold id, writer field, publish, record TTL), then the receiver's writer field, hold id and lease, and the deadline",
     (publish) => {
       expect(writeHandOff.args(input, context(publish))).toEqual([
         READ_UNLOCK_MESSAGE,
@@ -149,6 +150,7 @@ describe('writeHandOff (write-handoff.lua)', () => {
         'client-1:owner-8:write',
         'inst-1:4',
         5_000,
+        DEADLINE,
       ]);
     },
   );

@@ -29,8 +29,8 @@
 local PTTL_NO_KEY = -2
 
 local function hold_state(lock, markers, record, deadline, field, hold)
-  local now = refuse_if_late(deadline)
-  if not claim_request(record, deadline, now) then
+  refuse_if_late(deadline)
+  if not claim_request(record, deadline) then
     if is_marked(lock, markers, field, hold) then
       return 'counted'
     end

@@ -11,8 +11,7 @@
 -- server_now()                      the server's time in milliseconds (TIME)
 -- refuse_if_late(deadline)          raises the error DEADBOLT_LATE <now> <deadline> when the
 --                                   server's time has reached `deadline`; returns the time
--- claim_request(record, deadline, now)
---                                   claims `record`, the key of this request, until the
+-- claim_request(record, deadline)   claims `record`, the key of this request, until the
 --                                   deadline: true for the request's first run, false for a copy
 --                                   (or for a request given up before it arrived, whose record
 --                                   the give-back claimed: see release-once.lua)
@@ -41,13 +40,15 @@ local function refuse_if_late(deadline)
   return now
 end
 
-local function claim_request(record, deadline, now)
-  return redis.call('set', record, CLAIMED, 'nx', 'px', tonumber(deadline) - now) ~= false
+-- The records expire at absolute times (PXAT): since Redis 7.2 a relative PX counts from the
+-- script's start, not from TIME, and would end a record early by the script's run time.
+local function claim_request(record, deadline)
+  return redis.call('set', record, CLAIMED, 'nx', 'pxat', tonumber(deadline)) ~= false
 end
 
 local function once(record, deadline, remember, run)
   local now = refuse_if_late(deadline)
-  if redis.call('set', record, CLAIMED, 'nx', 'px', tonumber(deadline) - now + tonumber(remember)) == false then
+  if redis.call('set', record, CLAIMED, 'nx', 'pxat', tonumber(deadline) + tonumber(remember)) == false then
     return tonumber(redis.call('get', record))
   end
   local result = run(now)
