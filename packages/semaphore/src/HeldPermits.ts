@@ -1,3 +1,5 @@
+import { LockNotHeldError } from '@deadbolt/core';
+
 /**
  * Permits an acquisition took from a {@link Semaphore}: give them back with {@link HeldPermits.release},
  * or hold them in an `await using` declaration, which gives them back when the block ends.
@@ -6,28 +8,34 @@
  * the attempt that took them (in `deadbolt_holds:{name}`), how many this acquisition took. This
  * object carries that id, and its release gives the permits back once, however often the request
  * reaches Redis.
+ *
+ * The mark lives as the semaphore's key does (see the guide's "When the semaphore has a TTL"): a
+ * semaphore that expires, or is deleted, takes its held permits with it, and the release of
+ * permits whose mark is gone gives nothing back and rejects with `LockNotHeldError`, as a
+ * `HeldLock`'s release does for a lock that was lost.
  */
 export class HeldPermits implements AsyncDisposable {
   /** The semaphore's name. */
   readonly name: string;
   /** How many permits this acquisition took. */
   readonly permits: number;
-  readonly #giveBack: () => Promise<void>;
+  readonly #giveBack: () => Promise<boolean>;
   #released = false;
 
   /**
    * Made by `Semaphore.acquire` and `Semaphore.tryAcquire`.
    *
-   * @param giveBack - gives back what the acquisition took, by its hold id, announcing it to waiters
+   * @param giveBack - gives back what the acquisition took, by its hold id, announcing it to
+   *   waiters: resolves `false` when nothing was marked held under it
    * @internal
    */
-  constructor(name: string, permits: number, giveBack: () => Promise<void>) {
+  constructor(name: string, permits: number, giveBack: () => Promise<boolean>) {
     this.name = name;
     this.permits = permits;
     this.#giveBack = giveBack;
   }
 
-  /** `true` once {@link HeldPermits.release} was called (`false` again after a release that failed). */
+  /** `true` once {@link HeldPermits.release} was called (`false` again after a release that failed with Redis unreachable). */
   get released(): boolean {
     return this.#released;
   }
@@ -42,20 +50,33 @@ export class HeldPermits implements AsyncDisposable {
    * still held.
    *
    * @returns `true` when this call gave the permits back, `false` when an earlier call did (or is doing so)
+   * @throws `LockNotHeldError` when nothing was held to give back: the semaphore expired or was
+   *   deleted, taking the permits with it, or their mark in `deadbolt_holds:{name}` expired after a
+   *   Redisson peer changed the semaphore's TTL (see the guide); also when called again more than
+   *   twice `commandTimeout` after a call that failed with Redis unreachable but had given them
+   *   back. The release is over either way (`released` stays `true`).
+   * @throws `RedisUnavailableError` when Redis could not be reached; `ClientClosedError` once the client is closing
    */
   async release(): Promise<boolean> {
     if (this.#released) return false;
     this.#released = true;
+    let givenBack: boolean;
     try {
-      if (this.permits > 0) await this.#giveBack();
+      givenBack = this.permits === 0 || (await this.#giveBack());
     } catch (error) {
       this.#released = false;
       throw error;
     }
+    if (!givenBack) {
+      throw new LockNotHeldError(
+        `The ${this.permits} permits of semaphore "${this.name}" were no longer held, and nothing was given back: the semaphore expired or was deleted with them, or their mark expired after its TTL changed`,
+        { lockName: this.name },
+      );
+    }
     return true;
   }
 
-  /** Gives the permits back unless they were released already. */
+  /** Gives the permits back unless they were released already; rejects as {@link HeldPermits.release} does. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.release();
   }

@@ -6,6 +6,7 @@ import { drainPermitsCommand } from './commands/drainPermits.js';
 import { returnPermitsCommand } from './commands/returnPermits.js';
 import { tryAcquirePermitsCommand } from './commands/tryAcquirePermits.js';
 import { HeldPermits } from './HeldPermits.js';
+import { keepHolds } from './holdsKeeper.js';
 import { checkAcquire, checkPermits } from './permitArguments.js';
 import { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
 import { SemaphoreBase } from './SemaphoreBase.js';
@@ -36,7 +37,9 @@ export interface PermitAcquireOptions {
  * the guide's "When things fail"). Each call that changes the permits is one request that runs
  * once, never after its deadline, however often the driver sends it; each acquisition attempt
  * holds what it took under a hold id of its own (in `deadbolt_holds:{name}`), which its release
- * gives back once, and an attempt that failed with Redis unreachable is given back.
+ * gives back once, and an attempt that failed with Redis unreachable is given back. The marks
+ * live as the semaphore's key does: a semaphore that expires (a Redisson peer may give it a TTL)
+ * takes its held permits with it, and their release then rejects with `LockNotHeldError`.
  *
  * @example
  * ```ts
@@ -119,27 +122,29 @@ export class Semaphore extends SemaphoreBase {
     const { runtime } = this;
     runtime.assertOpen();
     signal?.throwIfAborted();
-    if (permits === 0) return new HeldPermits(this.name, 0, () => Promise.resolve());
+    if (permits === 0) return new HeldPermits(this.name, 0, () => Promise.resolve(true));
     const { name } = this;
     // Each attempt has a hold id of its own: the permits it takes are held under it, and a copy of
     // it, however late, takes nothing (see try-acquire.lua).
-    let taken: string | undefined;
+    let taken: { hold: string; ttl: number } | undefined;
     let uncertain: string | undefined;
     const attempt = async () => {
       const hold = runtime.newHoldId();
       const run = runtime.run(call(tryAcquirePermitsCommand, { name, permits, hold }), (late) => {
         // Taken after the call timed out: nobody holds them, so they go back at once.
-        if (late === 'taken') void this.#giveBack(hold);
+        if (late.outcome === 'taken') void this.#giveBack(hold);
       });
+      let reply;
       try {
-        if ((await run) !== 'taken') return false;
+        reply = await run;
       } catch (error) {
         // The request may have run before the connection failed (node-redis then rejects it
         // without sending it again), or may run later (a copy still queued by the driver).
         if (error instanceof RedisUnavailableError) uncertain = hold;
         throw error;
       }
-      taken = hold;
+      if (reply.outcome !== 'taken') return false;
+      taken = { hold, ttl: reply.ttl };
       return true;
     };
     try {
@@ -150,14 +155,20 @@ export class Semaphore extends SemaphoreBase {
       throw error;
     }
     if (taken === undefined) return null;
-    const hold = taken;
+    const { hold, ttl } = taken;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
     if (signal?.aborted || runtime.closed) {
       await this.#giveBack(hold);
       runtime.assertOpen();
       signal?.throwIfAborted();
     }
-    return new HeldPermits(name, permits, () => this.runOnce(call(returnPermitsCommand, { name, hold })).then(() => undefined));
+    // While they are held, their mark must not expire before the semaphore does (see holdsKeeper.ts).
+    const kept = keepHolds(runtime, name, ttl);
+    return new HeldPermits(name, permits, async () => {
+      const givenBack = await this.runOnce(call(returnPermitsCommand, { name, hold }));
+      kept();
+      return givenBack > 0;
+    });
   }
 
   // Gives back what the attempt `hold` took, where nobody awaits the outcome: once however often

@@ -4,6 +4,7 @@ import availablePermits from './lua/available-permits.lua';
 import drainPermits from './lua/drain-permits.lua';
 import returnPermits from './lua/return-permits.lua';
 import holds from './lua/semaphore-holds.lua';
+import syncHolds from './lua/sync-holds.lua';
 import tryAcquire from './lua/try-acquire.lua';
 import trySetPermits from './lua/try-set-permits.lua';
 
@@ -17,13 +18,15 @@ const releasingHolds = `${coreLua.releaseOnce}\n${holds}`;
  * that change the permits count each request once however often it arrives, and those that take
  * or add permits are refused past their deadline (see core's `request-deadline.lua` and
  * `release-once.lua`); an acquisition's permits are held under its hold id (see
- * `semaphore-holds.lua`).
+ * `semaphore-holds.lua`), and every script that reads or writes the holds first makes them live
+ * as the semaphore does.
  */
 export const semaphoreScripts = {
   tryAcquire: defineScript('semaphore/try-acquire', `${withHolds}\n${tryAcquire}`),
   returnPermits: defineScript('semaphore/return-permits', `${releasingHolds}\n${returnPermits}`),
   addPermits: defineScript('semaphore/add-permits', `${withHolds}\n${addPermits}`),
-  trySetPermits: defineScript('semaphore/try-set-permits', `${coreLua.requestDeadline}\n${trySetPermits}`),
+  trySetPermits: defineScript('semaphore/try-set-permits', `${withHolds}\n${trySetPermits}`),
   drainPermits: defineScript('semaphore/drain-permits', `${withHolds}\n${drainPermits}`),
   availablePermits: defineScript('semaphore/available-permits', availablePermits),
+  syncHolds: defineScript('semaphore/sync-holds', `${holds}\n${syncHolds}`),
 } as const;

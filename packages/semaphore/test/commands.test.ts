@@ -7,6 +7,7 @@ import { addPermitsCommand } from '../src/commands/addPermits.js';
 import { availablePermitsCommand } from '../src/commands/availablePermits.js';
 import { drainPermitsCommand } from '../src/commands/drainPermits.js';
 import { returnPermitsCommand } from '../src/commands/returnPermits.js';
+import { syncHoldsCommand } from '../src/commands/syncHolds.js';
 import { tryAcquirePermitsCommand } from '../src/commands/tryAcquirePermits.js';
 import { trySetPermitsCommand } from '../src/commands/trySetPermits.js';
 import addPermitsLua from '../src/lua/add-permits.lua';
@@ -14,6 +15,7 @@ import availablePermitsLua from '../src/lua/available-permits.lua';
 import drainPermitsLua from '../src/lua/drain-permits.lua';
 import returnPermitsLua from '../src/lua/return-permits.lua';
 import holdsLua from '../src/lua/semaphore-holds.lua';
+import syncHoldsLua from '../src/lua/sync-holds.lua';
 import tryAcquireLua from '../src/lua/try-acquire.lua';
 import trySetPermitsLua from '../src/lua/try-set-permits.lua';
 
@@ -48,10 +50,10 @@ describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
   });
 
   it.each([
-    [1, 'taken'],
-    [0, 'tooFew'],
-    [-1, 'givenBack'],
-  ])('decodes %j as %s', (reply, decoded) => expect(tryAcquirePermitsCommand.decode(reply)).toBe(decoded));
+    [[1, -1], 'taken', -1],
+    [[0, 5000], 'tooFew', 5000],
+    [[-1, -2], 'givenBack', -2],
+  ])('decodes %j as %s, with the semaphore\'s PTTL', (reply, outcome, ttl) => expect(tryAcquirePermitsCommand.decode(reply)).toEqual({ outcome, ttl }));
 });
 
 describe('returnPermitsCommand (return-permits.lua)', () => {
@@ -97,13 +99,13 @@ describe('addPermitsCommand (add-permits.lua)', () => {
 });
 
 describe('trySetPermitsCommand (try-set-permits.lua)', () => {
-  it('runs semaphore/try-set-permits after the request deadline', () => {
+  it('runs semaphore/try-set-permits after the request deadline and the holds', () => {
     expectScript(trySetPermitsCommand, 'semaphore/try-set-permits', trySetPermitsLua, requestInput);
-    expect(trySetPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${trySetPermitsLua}`);
+    expect(trySetPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${trySetPermitsLua}`);
   });
 
-  it("KEYS: the semaphore, its channel redisson_sc:{name}, the request's record, in one slot", () => {
-    expect(trySetPermitsCommand.keys(requestInput)).toEqual(['exports', 'redisson_sc:{exports}', RECORD]);
+  it("KEYS: the semaphore, its channel redisson_sc:{name}, its holds, the request's record, in one slot", () => {
+    expect(trySetPermitsCommand.keys(requestInput)).toEqual(['exports', 'redisson_sc:{exports}', HOLDS, RECORD]);
     oneSlot(trySetPermitsCommand.keys({ ...requestInput, name: TAGGED }));
   });
 
@@ -122,6 +124,20 @@ describe('drainPermitsCommand (drain-permits.lua)', () => {
     expect(drainPermitsCommand.keys(request)).toEqual(['exports', HOLDS, RECORD]);
     oneSlot(drainPermitsCommand.keys({ ...request, name: TAGGED }));
     expect(drainPermitsCommand.args(request, commandContext('publish'))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
+  });
+});
+
+describe('syncHoldsCommand (sync-holds.lua)', () => {
+  it('runs semaphore/sync-holds after the holds', () => {
+    expectScript(syncHoldsCommand, 'semaphore/sync-holds', syncHoldsLua, { name: 'exports' });
+    expect(syncHoldsCommand.script.source).toBe(`${holdsLua}\n${syncHoldsLua}`);
+  });
+
+  it('KEYS: the semaphore, its holds, in one slot; no ARGV; replies the PTTL', () => {
+    expect(syncHoldsCommand.keys({ name: 'exports' })).toEqual(['exports', HOLDS]);
+    oneSlot(syncHoldsCommand.keys({ name: TAGGED }));
+    expect(syncHoldsCommand.args({ name: 'exports' }, commandContext('publish'))).toEqual([]);
+    expect([syncHoldsCommand.decode(-2), syncHoldsCommand.decode(-1), syncHoldsCommand.decode(900)]).toEqual([-2, -1, 900]);
   });
 });
 

@@ -3,7 +3,9 @@
 // (a release is INCRBY and a publish of the new value on redisson_sc:{name}), and its waiting
 // threads subscribed through its SemaphorePubSub, which lets through as many threads as a
 // message names permits.
-import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type RedissonPeer } from '@deadbolt/conformance';
+import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type RedissonPeer, type RedissonSemaphore } from '@deadbolt/conformance';
+import { LockNotHeldError } from '@deadbolt/core';
+import { holdMarkersKey } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { Semaphore } from '../src/index.js';
 import { listen, sharded } from './messages.js';
@@ -229,5 +231,78 @@ describe.each(BACKENDS)('Semaphore and Redisson on $adapter/$topology', ({ adapt
     await expect(thread).rejects.toThrow(/shut down/);
     await semaphore.release(1);
     expect(await semaphore.availablePermits()).toBe(1);
+  });
+
+  // The holds Deadbolt keeps beside the semaphore (deadbolt_holds:{name}) live as its key does,
+  // though Java changes the key's TTL without touching them (see semaphore-holds.lua).
+  it("Java's addPermits, drainPermits and clearExpire drop the TTL of a semaphore Deadbolt holds permits of, and its expire lengthens it: the permits stay releasable past the TTL they were taken under", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const on = (name: string, ...args: (string | number)[]) => ctx.backend().command(args, name);
+    // Each drift, and the permits available after Deadbolt's release: 3, one taken, then the drift.
+    const drifts: [string, (redisson: RedissonSemaphore) => Promise<unknown>, number][] = [
+      ['addPermits', (redisson) => redisson.addPermits(1), 4],
+      ['drainPermits', (redisson) => redisson.drainPermits(), 1],
+      ['clearExpire', (redisson) => on(redisson.name, 'PERSIST', redisson.name), 3],
+      ['expire', (redisson) => on(redisson.name, 'PEXPIRE', redisson.name, SEMAPHORE_TTL_MS), 3],
+    ];
+    const runs = await Promise.all(
+      drifts.map(async ([label, drift, after]) => {
+        const semaphore = new Semaphore(client, ctx.uniqueName(`drift-${label}`));
+        const redisson = java.getSemaphore(semaphore.name);
+        expect(await redisson.trySetPermits(3, 1_000)).toBe(true);
+        const held = await semaphore.acquire(1);
+        await drift(redisson);
+        return { label, semaphore, redisson, held, after };
+      }),
+    );
+    // Past the TTL the holds got with the permits.
+    await sleep(1_500);
+    for (const { label, semaphore, redisson, held, after } of runs) {
+      expect(await on(semaphore.name, 'EXISTS', semaphore.name), label).toBe(1);
+      expect(await held.release(), label).toBe(true);
+      expect(await redisson.availablePermits(), label).toBe(after);
+    }
+  });
+
+  it('a semaphore without TTL that Java expires takes the permits Deadbolt holds with it: the next Deadbolt script drops the holds, and their release gives nothing back', async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('java-expires'));
+    const { name } = semaphore;
+    const redisson = java.getSemaphore(name);
+    const on = (...args: (string | number)[]) => ctx.backend().command(args, name);
+    expect(await redisson.trySetPermits(3)).toBe(true);
+    const [held, other] = [await semaphore.acquire(1), await semaphore.acquire(1)];
+    expect(Number(await on('PTTL', holdMarkersKey(name)))).toBe(-1);
+    // Java's expire(300 ms): the key goes, and the permits held with it.
+    await on('PEXPIRE', name, 300);
+    await sleep(500);
+    expect(await on('EXISTS', name)).toBe(0);
+    expect(await semaphore.tryAcquire(1)).toBeNull();
+    expect(await on('EXISTS', holdMarkersKey(name))).toBe(0);
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    await expect(other.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    // Not set afresh with permits of a semaphore that is gone.
+    expect(await on('EXISTS', name)).toBe(0);
+    expect(await redisson.trySetPermits(3, SEMAPHORE_TTL_MS)).toBe(true);
+    expect(await semaphore.availablePermits()).toBe(3);
+  });
+
+  it("after Java deletes a semaphore without TTL and sets it again with one, the holds take the new key's TTL at Deadbolt's next script", async () => {
+    const [client, java] = [await ctx.client(), await peers.start()];
+    const semaphore = new Semaphore(client, ctx.uniqueName('java-resets'));
+    const { name } = semaphore;
+    const redisson = java.getSemaphore(name);
+    const pttl = (key: string) => ctx.backend().command(['PTTL', key], name).then(Number);
+    expect(await redisson.trySetPermits(3)).toBe(true);
+    const held = await semaphore.acquire(1);
+    await ctx.backend().command(['DEL', name], name);
+    expect(await redisson.trySetPermits(2, SEMAPHORE_TTL_MS)).toBe(true);
+    // Deadbolt has not looked yet; an attempt that finds too few does.
+    expect(await pttl(holdMarkersKey(name))).toBe(-1);
+    expect(await semaphore.tryAcquire(5)).toBeNull();
+    const [key, holds] = [await pttl(name), await pttl(holdMarkersKey(name))];
+    expect(holds).toBeGreaterThan(SEMAPHORE_TTL_MS / 2);
+    expect(Math.abs(holds - key)).toBeLessThan(1_000);
+    expect(held.released).toBe(false);
   });
 });

@@ -30,7 +30,7 @@ describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', 
     const runtime = lockRuntime(client);
     const hold = runtime.newHoldId();
     const run = <Reply>(command: Call<Reply>) => runtime.run(command);
-    const acquire = (permits: number) => run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, hold }));
+    const acquire = (permits: number) => run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, hold })).then((reply) => reply.outcome);
     const giveBack = () => run(call(returnPermitsCommand, { name: semaphore.name, hold }));
     const recordTtl = () => pttl(requestRecordKey(semaphore.name, hold), semaphore.name);
     const held = () => ctx.backend().command(['HGET', holdMarkersKey(semaphore.name), hold], semaphore.name);

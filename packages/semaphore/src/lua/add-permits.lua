@@ -4,8 +4,9 @@
 -- addPermits(n), which reads, adds and SETs, dropping the TTL: INCRBY then PERSIST does the same
 -- in exact integers, and counts a missing key as 0. So the permits may go below zero; acquisitions
 -- then wait until releases bring them back up. Once per request, never past its deadline: a copy
--- adds nothing more and answers the first outcome. Runs after request-deadline.lua and
--- semaphore-holds.lua.
+-- adds nothing more and answers the first outcome. The holds are made to live as the semaphore
+-- does, before (a missing semaphore's holds go with it, not to the key the INCRBY sets afresh) and
+-- after (see semaphore-holds.lua). Runs after request-deadline.lua and semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
 -- KEYS[2]  the semaphore's channel, redisson_sc:{name}
@@ -23,6 +24,7 @@
 local CLEAR_TTL = 'clear'
 
 return once(KEYS[4], ARGV[4], ARGV[5], function()
+  keep_holds(KEYS[1], KEYS[3])
   local value = redis.call('incrby', KEYS[1], ARGV[1])
   if ARGV[3] == CLEAR_TTL then
     redis.call('persist', KEYS[1])

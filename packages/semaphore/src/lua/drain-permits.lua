@@ -1,7 +1,8 @@
 -- Takes every available permit at once, without announcing anything (nobody can acquire after
 -- it): Redisson's RSemaphore.drainPermits(), whose SET drops the key's TTL. Once per request,
--- never past its deadline: a copy drains nothing more and answers the first outcome. Runs after
--- request-deadline.lua and semaphore-holds.lua.
+-- never past its deadline: a copy drains nothing more and answers the first outcome. The holds
+-- are made to live as the semaphore does, before (dropped when it is missing) and after (see
+-- semaphore-holds.lua). Runs after request-deadline.lua and semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
 -- KEYS[2]  the semaphore's holds, deadbolt_holds:{name}: they live as the semaphore does
@@ -14,10 +15,10 @@
 --          left missing); for a copy, what the first run replied. Raises DEADBOLT_LATE past the
 --          deadline.
 return once(KEYS[3], ARGV[1], ARGV[2], function()
-  local value = redis.call('get', KEYS[1])
-  if value == false then
+  if keep_holds(KEYS[1], KEYS[2]) == SEMAPHORE_MISSING then
     return 0
   end
+  local value = redis.call('get', KEYS[1])
   redis.call('set', KEYS[1], 0)
   keep_holds(KEYS[1], KEYS[2])
   return tonumber(value)

@@ -4,8 +4,11 @@
 -- kept in the attempt's request record (see release-once.lua), so a copy of this request gives
 -- back nothing more and answers the first outcome, and an attempt that arrives after its
 -- give-back finds its record claimed and takes nothing. What Redisson's release does to the
--- permits (INCRBY, then a publish of the new count). Runs after release-once.lua (with
--- request-deadline.lua) and semaphore-holds.lua.
+-- permits (INCRBY, then a publish of the new count), but only for permits marked held: a
+-- semaphore that is missing took its permits with it, so its holds are dropped and nothing is
+-- given back (the key is not set afresh). The holds are first made to live as the semaphore does
+-- (see semaphore-holds.lua). Runs after release-once.lua (with request-deadline.lua) and
+-- semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
 -- KEYS[2]  the semaphore's channel, redisson_sc:{name}
@@ -15,9 +18,15 @@
 -- ARGV[2]  the attempt's hold id, <instance>:<n>
 -- ARGV[3]  how long the record keeps the outcome, in milliseconds
 --
--- Returns  the permits given back; nil when the attempt holds none (it took none, or they were
---          given back already: nothing changed but the record). For a copy: the first outcome.
+-- Returns  the permits given back; nil when the attempt holds none (it took none, they were given
+--          back already, its mark expired, or the semaphore is missing: nothing changed but the
+--          record and the holds' life). For a copy: the first outcome.
+local ttl = keep_holds(KEYS[1], KEYS[4])
+
 return release_once(KEYS[3], ARGV[3], function()
+  if ttl == SEMAPHORE_MISSING then
+    return nil
+  end
   local permits = redis.call('hget', KEYS[4], ARGV[2])
   if not permits then
     return nil

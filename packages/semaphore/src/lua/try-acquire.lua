@@ -2,7 +2,8 @@
 -- per attempt and never past the attempt's deadline. A waiter never holds part of what it asked
 -- for, so two waiters for many permits cannot deadlock by each holding half. The attempt claims
 -- its request record until its deadline, so a copy of it (a driver's re-send, a late delivery)
--- takes nothing, and marks what it took under its hold id (see semaphore-holds.lua). Runs after
+-- takes nothing, and marks what it took under its hold id (see semaphore-holds.lua). On every path
+-- the holds are made to live as the semaphore does (dropped when it is missing). Runs after
 -- request-deadline.lua and semaphore-holds.lua.
 --
 -- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
@@ -12,27 +13,37 @@
 -- ARGV[2]  this attempt's hold id, <instance>:<n>
 -- ARGV[3]  this attempt's deadline on the server's clock, in milliseconds
 --
--- Returns  1 when taken (the count went down by ARGV[1]); 0 when fewer are available (nothing
---          changed; a missing key has none); for a copy, which changes nothing: 1 while what the
---          attempt took is held, 0 when it took nothing, -1 when it was given back or released.
---          Raises DEADBOLT_LATE past the deadline.
+-- Returns  {outcome, pttl}. outcome: 1 when taken (the count went down by ARGV[1]); 0 when fewer
+--          are available (nothing changed; a missing key has none); for a copy, which changes
+--          nothing: 1 while what the attempt took is held, 0 when it took nothing (or the
+--          semaphore went, with it), -1 when it was given back or released. pttl: the
+--          semaphore's PTTL, which the holds now share (-2 missing, -1 no TTL). Raises
+--          DEADBOLT_LATE past the deadline, having changed nothing.
 local TAKEN, TOO_FEW, GIVEN_BACK = 1, 0, -1
 local semaphore, holds, record = KEYS[1], KEYS[2], KEYS[3]
 local permits, hold, deadline = tonumber(ARGV[1]), ARGV[2], ARGV[3]
-if not claim_request(record, deadline, refuse_if_late(deadline)) then
-  if redis.call('hexists', holds, hold) == 1 then
-    return TAKEN
+local now = refuse_if_late(deadline)
+local ttl = keep_holds(semaphore, holds)
+
+local function attempt()
+  if not claim_request(record, deadline, now) then
+    if redis.call('hexists', holds, hold) == 1 then
+      return TAKEN
+    end
+    if redis.call('get', record) == CLAIMED then
+      return TOO_FEW
+    end
+    return GIVEN_BACK
   end
-  if redis.call('get', record) == CLAIMED then
+  local value = redis.call('get', semaphore)
+  if value == false or tonumber(value) < permits then
     return TOO_FEW
   end
-  return GIVEN_BACK
+  redis.call('decrby', semaphore, permits)
+  redis.call('hset', holds, hold, permits)
+  -- DECRBY kept the key's TTL; a hash the HSET created has none yet.
+  keep_holds(semaphore, holds)
+  return TAKEN
 end
-local value = redis.call('get', semaphore)
-if value == false or tonumber(value) < permits then
-  return TOO_FEW
-end
-redis.call('decrby', semaphore, permits)
-redis.call('hset', holds, hold, permits)
-keep_holds(semaphore, holds)
-return TAKEN
+
+return {attempt(), ttl}

@@ -1,0 +1,12 @@
+-- Makes a Semaphore's holds live as the semaphore does now (see semaphore-holds.lua): what a
+-- process holding permits runs before the TTL it last saw on the semaphore ends, so that a TTL a
+-- Redisson peer dropped or lengthened since (addPermits, drainPermits, clearExpire, expire) does
+-- not expire the marks of permits still held. Changes nothing else; safe to run any number of
+-- times. Runs after semaphore-holds.lua.
+--
+-- KEYS[1]  the semaphore: a string holding its available permits, at the semaphore's name
+-- KEYS[2]  the semaphore's holds, deadbolt_holds:{name}
+--
+-- Returns  the semaphore's PTTL, which the holds now share: -2 when it is missing (the holds were
+--          dropped), -1 when it has no TTL (nor have they), else the milliseconds it has left.
+return keep_holds(KEYS[1], KEYS[2])
