@@ -189,18 +189,22 @@ describe.each(BACKENDS)('Semaphore requests that arrive twice or late, on $adapt
     expect(await available(semaphore)).toBe(0);
   });
 
-  it('release(n) and addPermits re-sent after a partition longer than their deadline add once', async () => {
+  it('release(n) and addPermits re-sent after a partition longer than their deadline add once at most', async () => {
+    // The request cut is the one that ran, unless a driver still reconnecting sent it past its
+    // deadline and Redis refused it (the cut then swallowed the refusal): added once, or not at
+    // all, and the caller told the outcome is unknown; never twice.
     const semaphore = await proxiedSemaphore('add-partitioned');
     await cutNext(semaphore, PAST_THE_DEADLINE_MS);
     await outcome(semaphore.release(1));
     await (await group()).whenHealed();
     await untilAnswered(semaphore);
-    expect(await available(semaphore)).toBe(PERMITS + 1);
+    const afterRelease = await available(semaphore);
+    expect([PERMITS, PERMITS + 1]).toContain(afterRelease);
     await cutNext(semaphore, PAST_THE_DEADLINE_MS);
     await outcome(semaphore.addPermits(2));
     await (await group()).whenHealed();
     await untilAnswered(semaphore);
-    expect(await available(semaphore)).toBe(PERMITS + 3);
+    expect([afterRelease, afterRelease + 2]).toContain(await available(semaphore));
     expect(await keptForever(semaphore)).toEqual([]);
   });
 
