@@ -1,8 +1,14 @@
-// The suite's own checks, on inputs made to trip them: the overlap finder, the fenced store, and
-// the figures' arithmetic. A check that cannot fail proves nothing.
+// The suite's own checks, on inputs made to trip them: the overlap finder, the fenced store, the
+// hammer's excuse for holds lost during a long partition, the latch model and its judge, and the
+// figures' arithmetic. A check that cannot fail proves nothing.
 import { startStandalone, type RedisNode } from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lateDeliveryDelay, longPartitionMs } from '../src/faults/lateCopies.js';
 import { findOverlaps, type HoldInterval } from '../src/hammer/overlaps.js';
+import type { HammerHold } from '../src/hammer/runHammer.js';
+import { cutOffDuring } from '../src/hammer/verifyHammer.js';
+import { judgeLatchStep } from '../src/latch/judgeLatchStep.js';
+import { LatchModel } from '../src/latch/LatchModel.js';
 import { summarise } from '../src/results/report.js';
 import { resourceKeys, ResourceStore } from '../src/store/ResourceStore.js';
 
@@ -106,5 +112,52 @@ describe('summarise', () => {
     expect(results.totals.faults).toEqual({ 'subscriber CLIENT KILL': 3, 'publish lost': 4 });
     expect(results.byScope['x']).toMatchObject({ operations: 15 });
     expect(results.byFile['b']).toMatchObject({ operations: 6, badInputs: 3 });
+  });
+});
+
+describe('late copies', () => {
+  it('are delivered past the deadline and its estimate’s error, and partitions outlast every record (3 × commandTimeout)', () => {
+    expect(lateDeliveryDelay(500)).toBeGreaterThan(2 * 500);
+    expect(longPartitionMs(500)).toBeGreaterThan(3 * 500);
+  });
+
+  it('excuse a hold lost during a long partition only when it was told, and only near the partition', () => {
+    const lost: HammerHold = { ...hold('1.0', 1_000, 2_000), id: '1.0.0', subject: 'Lock', outcome: 'released', wrote: true, rejected: false, lost: true };
+    const cutOff = { from: 1_500, to: 3_000 };
+    expect(cutOffDuring(lost, [cutOff], 1_000)).toBe(true);
+    expect(cutOffDuring({ ...lost, lost: false }, [cutOff], 1_000)).toBe(false);
+    expect(cutOffDuring({ ...lost, start: 5_000, end: 5_100 }, [cutOff], 1_000)).toBe(false);
+    expect(cutOffDuring(lost, [], 1_000)).toBe(false);
+  });
+});
+
+describe('the latch model and its judge', () => {
+  const judge = (model: LatchModel, outcome: string, observed: { outcome: string; stored: string | null; opened?: number[]; answeredLate?: string[] }, openSince = () => false) =>
+    judgeLatchStep({ outcome, stored: model.stored, openSince }, { opened: [], answeredLate: [], ...observed });
+
+  it('counts down to zero, opens there, and counts a count-down of a latch with no count as nothing', () => {
+    const model = new LatchModel();
+    expect(model.apply({ op: 'countDown', client: 0 })).toBe('done');
+    expect({ stored: model.stored, open: model.open }).toEqual({ stored: null, open: true });
+    expect(model.apply({ op: 'trySetCount', client: 0, count: 2 })).toBe('true');
+    expect(model.apply({ op: 'trySetCount', client: 1, count: 3 })).toBe('false');
+    expect(model.apply({ op: 'await', client: 1 })).toBe('false');
+    model.apply({ op: 'countDown', client: 1 });
+    expect({ stored: model.stored, open: model.open }).toEqual({ stored: '1', open: false });
+    model.apply({ op: 'countDown', client: 0 });
+    expect({ stored: model.stored, open: model.open, read: model.apply({ op: 'getCount', client: 0 }) }).toEqual({ stored: null, open: true, read: 'value:0' });
+  });
+
+  it('flags a count-down counted twice as a latch opened early, and a wait that saw it open too soon', () => {
+    const model = new LatchModel();
+    model.apply({ op: 'trySetCount', client: 0, count: 2 });
+    const expected = model.apply({ op: 'countDown', client: 1 });
+    // A late copy of the count-down counted again: Redis opened the latch at 1 of 2.
+    const found = judge(model, expected, { outcome: 'done', stored: null, opened: [3] });
+    expect(found.found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[state]', '[early]', '[early]']);
+    expect(found.openedEarly).toBe(2);
+    expect(judge(model, 'false', { outcome: 'true', stored: '1' }).openedEarly).toBe(1);
+    expect(judge(model, expected, { outcome: 'done', stored: '1', answeredLate: [':1'] }).found).toEqual(['[late] a copy delivered past its deadline was answered :1, not refused']);
+    expect(judge(model, expected, { outcome: 'done', stored: '1', opened: [0] }, () => true)).toEqual({ found: [], openedEarly: 0 });
   });
 });

@@ -14,15 +14,24 @@
 // ids and its release a latch, and an acquisition that failed is given back by its id, so none
 // lets a holder too many in, leaks permits, or tells a holder its permits were lost when a
 // re-sent release found them already given back.
+//
+// Late copies (issue 30), through the proxy: the workers' commandTimeout is 500 ms; a script call
+// on the semaphore (an acquisition, a release, addPermits, a renewal) is held and a copy of it
+// delivered later than 2 × commandTimeout on its old connection, and another is cut and the
+// network partitioned for longer than its records live (1.7 s: ioredis re-sends it after that).
+// A Semaphore's release of unknown outcome is sent again until it comes back (it gives back only
+// what is still held), and at the end its ledger must balance exactly: the permits available
+// plus those its holds hash marks as held are the permits it was given, none lost or invented.
 import { describePermitHammer } from '../src/semaphore/describePermitHammer.js';
-import { cutLockRequest, partitionProxies, resetProxies } from '../src/faults/proxyFaults.js';
+import { cutLockRequest, cutLockRequestThenPartitionLong, deliverLockRequestLate, partitionProxies, resetProxies } from '../src/faults/proxyFaults.js';
 import { killPermitHolder, killPermitSubscribers, permitFault } from '../src/semaphore/permitFaults.js';
 import { PERMIT_KINDS } from '../src/semaphore/permitKinds.js';
 import type { PermitHammerShape } from '../src/semaphore/runPermitHammer.js';
 
 const SHAPE = { permits: 4, processes: 4, tasks: 3, holdsPerTask: 8, maxPermits: 2, workMs: 3 } as const satisfies PermitHammerShape;
-// Every request pays the latency: fewer grants, so that the file stays within its time.
-const PROXY_SHAPE = { ...SHAPE, holdsPerTask: 5 } as const satisfies PermitHammerShape;
+// Every request pays the latency: fewer grants, so that the file stays within its time. A 500 ms
+// commandTimeout, so that a partition past a request's records (3 × it) fits the run.
+const PROXY_SHAPE = { ...SHAPE, holdsPerTask: 5, commandTimeout: 500 } as const satisfies PermitHammerShape;
 
 // PermitExpirableSemaphore: the same workers and faults, on a semaphore whose permits have
 // leases. The workers' clients have a 1 s watchdogTimeout; every third grant takes a fixed 60 ms
@@ -59,6 +68,15 @@ for (const kind of PERMIT_KINDS) {
     backendOptions: { dedicated: true },
     shape: PROXY_SHAPE,
     proxied: { latency: { ms: 1, jitterMs: 5 } },
-    faults: [killPermitSubscribers, permitFault(partitionProxies), killPermitHolder, permitFault(cutLockRequest), permitFault(resetProxies), killPermitSubscribers],
+    faults: [
+      killPermitSubscribers,
+      permitFault(deliverLockRequestLate),
+      permitFault(partitionProxies),
+      killPermitHolder,
+      permitFault(cutLockRequest),
+      permitFault(resetProxies),
+      permitFault(cutLockRequestThenPartitionLong),
+      killPermitSubscribers,
+    ],
   });
 }

@@ -181,9 +181,9 @@ describe('the semaphore model’s judges', () => {
     expect(expected).toBe('null');
     const found = judgeSemaphoreStep(
       { outcome: expected, exists: model.exists, available: model.available, limit: model.limit, held: model.held },
-      { outcome: 'held:1', stored: '-1' },
+      { outcome: 'held:1', stored: '-1', marked: 3 },
     );
-    expect(found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[outcome]', '[state]', '[count]']);
+    expect(found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[outcome]', '[state]', '[count]', '[marks]']);
     const history = [grant('#0', 2, 1, Infinity), grant('#1', 1, 2, Infinity)];
     expect(judgeSemaphoreHistory(history, model.limits)).toEqual(['[excess] grant #1 of 1 at step 2: 3 permits held, limit 2']);
   });
@@ -193,8 +193,27 @@ describe('the semaphore model’s judges', () => {
     model.apply({ op: 'addPermits', client: 0, permits: 3 }, 0);
     const outcome = model.apply({ op: 'acquire', client: 0, permits: 2 }, 1);
     const state = { exists: model.exists, available: model.available, limit: model.limit, held: model.held };
-    expect(judgeSemaphoreStep({ outcome, ...state }, { outcome: 'held:2', stored: '1' })).toEqual([]);
+    expect(judgeSemaphoreStep({ outcome, ...state }, { outcome: 'held:2', stored: '1', marked: 2 })).toEqual([]);
     expect(judgeSemaphoreHistory([grant('#0', 2, 1, Infinity)], model.limits)).toEqual([]);
+  });
+});
+
+describe('the semaphore model after a step of unknown outcome', () => {
+  it('keeps a clone apart, and takes on the one Redis shows: an acquisition that ran and was never given back stays marked, by nobody', () => {
+    const model = new SemaphoreModel();
+    model.apply({ op: 'trySetPermits', client: 0, permits: 3 }, 0);
+    const orphaned = model.clone();
+    orphaned.orphan(2);
+    expect({ model: model.available, clone: orphaned.available }).toEqual({ model: 3, clone: 1 });
+    model.adopt(orphaned);
+    const state = { exists: model.exists, available: model.available, limit: model.limit, held: model.held + model.orphaned };
+    expect(judgeSemaphoreStep({ outcome: 'done', ...state }, { outcome: 'done', stored: '1', marked: 2 })).toEqual([]);
+    // A copy that took them again: Redis marks 4 and shows none free.
+    expect(judgeSemaphoreStep({ outcome: 'done', ...state }, { outcome: 'done', stored: '-1', marked: 4 }).map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual([
+      '[state]',
+      '[count]',
+      '[marks]',
+    ]);
   });
 });
 

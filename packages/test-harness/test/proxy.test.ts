@@ -137,6 +137,24 @@ describe('fault proxy in front of a standalone server', () => {
     }
   });
 
+  it('keeps the bytes of each request it cut, so that a rule watching for them counts the re-sends', async () => {
+    const counter = uniqueKey('resent');
+    const client = ioredisThrough(proxy);
+    try {
+      await client.connect();
+      const cut = proxy.cutAfterRequest({ marker: counter, partitionMs: 300 });
+      const incremented = client.incr(counter);
+      await cut.until((rule) => rule.cut === 1, 'the INCR was cut');
+      const [request] = cut.requests;
+      expect(request?.toString('latin1')).toBe(`*2\r\n$4\r\nincr\r\n$${counter.length}\r\n${counter}\r\n`);
+      const resent = proxy.watchRequests({ marker: request ?? Buffer.alloc(0) });
+      expect(await incremented).toBe(2);
+      expect({ requests: cut.requests.length, resent: resent.seen, answered: resent.answered }).toEqual({ requests: 1, resent: 1, answered: 1 });
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('holds a request back from Redis, drops the client, and delivers it late on the old connection', async () => {
     const counter = uniqueKey('held');
     const before = uniqueKey('before');

@@ -20,14 +20,38 @@ export type FaultType =
   | 'request cut after Redis ran it'
   | 'proxy partition'
   | 'proxy connections reset'
+  // Late copies (issue 30), see lateCopies.ts: a request let through, its reply swallowed and a
+  // copy of it delivered later than twice commandTimeout on its old connection (every driver);
+  // a request cut after Redis ran it, then the network down for longer than any record of it
+  // lives (3 × commandTimeout), so that ioredis re-sends it after every record is gone.
+  | 'request held and delivered late'
+  | 'request cut, then partitioned past its records'
   // A Redisson peer (a Java process) that stops renewing while it holds locks, as one that died
   // or froze: its locks stay taken until their lease runs out (hammer-redisson).
   | 'Redisson peer stopped renewing';
 
-/** What a test injected: how many of each fault, and when processes were frozen. */
+/** A stretch during which the network to Redis was down for longer than a request's records live, in monotonic microseconds. */
+export interface CutOff {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Copies of requests that reached Redis late: see lateCopies.ts. */
+export interface LateCopyCounts {
+  /** Copies the proxy delivered later than twice commandTimeout. */
+  delivered: number;
+  /** Of those, copies Redis refused as past their deadline. */
+  refused: number;
+  /** Copies the driver re-sent after a partition longer than the request's records. */
+  resent: number;
+}
+
+/** What a test injected: how many of each fault, when processes were frozen, and the late copies that reached Redis. */
 export class FaultLog {
   readonly counts: Partial<Record<FaultType, number>> = {};
   readonly pauses: ProcessPause[] = [];
+  readonly cutOffs: CutOff[] = [];
+  readonly late: LateCopyCounts = { delivered: 0, refused: 0, resent: 0 };
 
   /** Counts one injected fault. */
   record(type: FaultType): void {
@@ -37,6 +61,18 @@ export class FaultLog {
   /** Keeps when a process was frozen, for the overlap check. */
   recordPause(pause: ProcessPause): void {
     this.pauses.push(pause);
+  }
+
+  /** Counts copies delivered late, and those Redis refused. */
+  recordLateDelivery(delivery: { readonly delivered: number; readonly refused: number }): void {
+    this.late.delivered += delivery.delivered;
+    this.late.refused += delivery.refused;
+  }
+
+  /** Counts a long partition's re-sends, and keeps when the network was down. */
+  recordLongCut(cut: { readonly resent: number; readonly from: number; readonly to: number }): void {
+    this.late.resent += cut.resent;
+    this.cutOffs.push({ from: cut.from, to: cut.to });
   }
 
   get total(): number {

@@ -36,6 +36,15 @@ export async function hammerAndVerify(testFile: string, contexts: readonly [Back
     ...(run.proxied ? { proxied: run.proxied } : {}),
   });
   recordFigures(testFile, run.scope ?? ctx.backend().name, hammerFigures(report));
+  const { late } = report.faults;
+  if (late.delivered + late.resent > 0) {
+    const outcomes = (outcome: string) => report.holds.filter((hold) => hold.outcome === outcome).length;
+    console.log(
+      `hammer on ${ctx.backend().name}: ${late.delivered} late copies delivered (${late.refused} refused as late), ${late.resent} re-sent after a long partition; ` +
+        `holds: ${outcomes('released')} released, ${outcomes('unknown')} of unknown release, ${outcomes('not-held')} not held, ${report.holds.filter((hold) => hold.lost).length} told lost; ` +
+        `retried ${JSON.stringify(report.retried)}`,
+    );
+  }
   expectHammerHeld(report, run.shape.watchdogTimeout * 1000);
   return report;
 }

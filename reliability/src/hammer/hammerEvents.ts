@@ -31,8 +31,13 @@ export interface HammerJob extends ChildJob {
 /** The environment variable a hammer worker reads its job from. */
 export const HAMMER_JOB_VARIABLE = 'DEADBOLT_RELIABILITY_HAMMER_JOB';
 
-/** How a hold ended. `not-held`: the release found the lock no longer held by its owner. */
-export type ReleaseOutcome = 'released' | 'not-held';
+/**
+ * How a hold ended. `not-held`: the release found the lock no longer held by its owner.
+ * `unknown`: a try of the release failed with Redis unreachable (it may have run: the holder is
+ * told, its signal aborts), and a try after it found the lock no longer held, which is what the
+ * first try, if it ran, left: the release may have gone as expected or not.
+ */
+export type ReleaseOutcome = 'released' | 'not-held' | 'unknown';
 
 /**
  * What a hammer worker prints, one JSON line each. Times are monotonic microseconds

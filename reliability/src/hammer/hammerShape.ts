@@ -2,7 +2,7 @@ import { PERSISTENT_SERVER_ARGS } from '../faults/serverFaults.js';
 import type { HammerOptions } from './runHammer.js';
 
 /** How big a hammer run is and how long its leases are. */
-export type HammerShape = Pick<HammerOptions, 'processes' | 'tasksPerSubject' | 'holdsPerTask' | 'workMs' | 'watchdogTimeout'>;
+export type HammerShape = Pick<HammerOptions, 'processes' | 'tasksPerSubject' | 'holdsPerTask' | 'workMs' | 'watchdogTimeout' | 'commandTimeout'>;
 
 /**
  * Every kind together: 8 worker processes × 3 tasks for each lock (and each role of a

@@ -11,6 +11,8 @@ import { HAMMER_JOB_VARIABLE, ownerOfHold, type HammerEvent, type HammerJob, typ
 import { findOverlaps, type HoldInterval, type Overlap } from './overlaps.js';
 
 const SCRIPT = fileURLToPath(new URL('../workers/hammer.ts', import.meta.url));
+/** A `LockClient`'s `commandTimeout` when none is given. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
 
 /** A hammer worker process, as faults see it. */
 export type HammerWorker = WorkerProcess<HammerEvent>;
@@ -28,6 +30,13 @@ export interface HammerFaultContext {
   holdingWorker(): HammerWorker;
   /** The fault proxies the workers connect through, in a run with {@link HammerOptions.proxied}. */
   readonly proxies: ProxyGroup | undefined;
+  /** The workers' `commandTimeout`: how long a request's deadline and records last (late copies). */
+  readonly commandTimeout: number;
+  /**
+   * Finishes a fault in the background while the run goes on (a late delivery, seconds after its
+   * copy was held): the run awaits it before its figures are read.
+   */
+  finishLater(task: Promise<void>): void;
 }
 
 /** A fault the hammer injects once, when its turn comes; the hammer counts it once injected. */
@@ -52,6 +61,11 @@ export interface HammerOptions {
   readonly workMs: number;
   /** The workers' watchdog lease, in ms; short, so that a killed holder's lock frees soon. */
   readonly watchdogTimeout: number;
+  /**
+   * The workers' `commandTimeout`, in ms (the client's default, 10 s, when absent). Short where a
+   * fault must outlast a request's deadline and records (3 × it): a partition past them.
+   */
+  readonly commandTimeout?: number;
   /** A label unique to this run, for lock names; one hash tag, so a cluster keeps them in one slot. */
   readonly label: string;
   /** Injected in order, spread over the run by the number of holds completed. */
@@ -107,7 +121,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   const job: HammerJob = {
     spec: proxied?.spec ?? options.backend.spec,
     otherSpecs: options.otherBackends.map((backend) => backend.spec),
-    clientOptions: { watchdogTimeout: options.watchdogTimeout },
+    clientOptions: { watchdogTimeout: options.watchdogTimeout, ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }) },
     store: { host: options.store.host, port: options.store.port },
     subjects: options.subjects.map(({ kind, role }) => ({
       kind: kind.id,
@@ -122,6 +136,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
   const progress = new Progress(workers, options.subjects.length * options.tasksPerSubject * options.holdsPerTask);
   const log = new FaultLog();
+  const unfinished: Promise<void>[] = [];
   const context: HammerFaultContext = {
     backend: options.backend,
     otherBackends: options.otherBackends,
@@ -129,6 +144,8 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
     lockNames,
     holdingWorker: () => progress.holdingWorker(),
     proxies,
+    commandTimeout: options.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    finishLater: (task) => void unfinished.push(task),
   };
   for (const worker of workers) worker.send('go');
 
@@ -139,6 +156,9 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
     await fault.inject(context);
     log.record(fault.type);
   }
+  // Settled, not short-circuited: a fault that failed fails the run once every other one ended.
+  const finished = await Promise.allSettled(unfinished);
+  for (const result of finished) if (result.status === 'rejected') throw result.reason;
   const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
   await Promise.all(workers.filter((worker) => !killed.has(worker)).map((worker) => worker.finished()));
   proxies?.setLatency(0);

@@ -40,6 +40,21 @@ export interface Figures {
   readonly permitMiscounts?: number;
   /** Permits that semaphore holders killed with them kept for good, each accounted for in the end count. */
   readonly permitsLeaked?: number;
+  /**
+   * Copies of requests the fault proxy delivered late, on their old connection, later than twice
+   * the client's `commandTimeout` (every driver): see `src/faults/lateCopies.ts`.
+   */
+  readonly lateDeliveries?: number;
+  /**
+   * Copies of a cut request the driver (ioredis) sent again after a partition longer than every
+   * record of the request lives (3 × `commandTimeout`).
+   */
+  readonly lateResends?: number;
+  /**
+   * Times a count-down latch was seen open (its key gone, `getCount()` 0, or an `await` that
+   * returned `true`) while the model's count was above zero, in the latch model: must be 0.
+   */
+  readonly latchesOpenedEarly?: number;
 }
 
 /** {@link Figures} of one test, with where they come from. */
@@ -92,5 +107,8 @@ export function addFigures(records: readonly Figures[]): Figures {
     redissonPeerRenewals: sum('redissonPeerRenewals'),
     permitMiscounts: sum('permitMiscounts'),
     permitsLeaked: sum('permitsLeaked'),
+    lateDeliveries: sum('lateDeliveries'),
+    lateResends: sum('lateResends'),
+    latchesOpenedEarly: sum('latchesOpenedEarly'),
   };
 }

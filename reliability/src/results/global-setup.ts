@@ -55,6 +55,7 @@ function publish(records: readonly FigureRecord[]): void {
   const { totals } = results;
   console.log(
     `reliability: ${totals.faultsInjected} faults injected, ${totals.operations} operations completed, ${totals.overlaps} overlaps, ` +
-      `${totals.lostUpdates} updates lost, ${totals.badInputs} bad inputs tried, ${totals.modelSteps} model-based steps run, ${totals.redissonPeerHolds} Redisson-peer holds; written to reliability/results/latest.{json,md}`,
+      `${totals.lostUpdates} updates lost, ${totals.badInputs} bad inputs tried, ${totals.modelSteps} model-based steps run, ${totals.redissonPeerHolds} Redisson-peer holds, ` +
+      `${totals.lateDeliveries ?? 0} late deliveries, ${totals.lateResends ?? 0} long-partition re-sends, ${totals.permitMiscounts ?? 0} semaphore counts off, ${totals.latchesOpenedEarly ?? 0} latches opened early; written to reliability/results/latest.{json,md}`,
   );
 }

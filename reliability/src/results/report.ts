@@ -48,6 +48,9 @@ const COLUMNS: readonly [string, (figures: Figures) => number][] = [
   ['Redisson-peer renewals', (figures) => figures.redissonPeerRenewals],
   ['semaphore counts off', (figures) => figures.permitMiscounts ?? 0],
   ['permits kept by killed holders', (figures) => figures.permitsLeaked ?? 0],
+  ['late deliveries', (figures) => figures.lateDeliveries ?? 0],
+  ['long-partition re-sends', (figures) => figures.lateResends ?? 0],
+  ['latches opened early', (figures) => figures.latchesOpenedEarly ?? 0],
 ];
 
 /** The results as the markdown page the docs publish. */
@@ -82,6 +85,9 @@ export function renderMarkdown(results: ReliabilityResults): string {
     `| Redisson-peer renewals | ${totals.redissonPeerRenewals} |`,
     `| semaphore counts off | ${totals.permitMiscounts ?? 0} |`,
     `| permits kept by killed holders | ${totals.permitsLeaked ?? 0} |`,
+    `| late deliveries | ${totals.lateDeliveries ?? 0} |`,
+    `| long-partition re-sends | ${totals.lateResends ?? 0} |`,
+    `| latches opened early | ${totals.latchesOpenedEarly ?? 0} |`,
     '',
     '## Faults injected',
     '',

@@ -38,6 +38,14 @@ export function describePermitHammer(testFile: string, plan: PermitHammerPlan): 
         `${plan.kind.id} on ${ctx.backend().name}: ${report.completed} grants given back, ${report.excesses.length} beyond ${plan.shape.permits}, ` +
           `${report.account.leaked} leaked (${report.account.certain} kept by killed holders, ${report.unknown} requests of unknown outcome), ` +
           `${report.sampled.reads} reads in ${report.sampled.fewest}..${report.sampled.most}, faults ${JSON.stringify(report.faults.counts)}` +
+          (report.ledger === undefined
+            ? ''
+            : `; ledger ${report.ledger.available} available + ${report.ledger.marked} marked held of ${report.ledger.given} given ` +
+              `(${report.ledger.marked - report.account.certain} by acquisitions of unknown outcome never given back)`) +
+          (report.releasesNotHeld === 0 ? '' : `; ${report.releasesNotHeld} releases found their permits' mark gone (LockNotHeldError)`) +
+          (report.faults.late.delivered + report.faults.late.resent === 0
+            ? ''
+            : `; late copies: ${report.faults.late.delivered} delivered (${report.faults.late.refused} refused as late), ${report.faults.late.resent} re-sent after a long partition`) +
           (report.leases === undefined
             ? ''
             : `; leases: ${report.leases.outlived} grants outlived a fixed lease, ${report.leases.watchdogLapses} lost under the watchdog, ` +

@@ -51,10 +51,12 @@ export type PermitEvent =
   /** The grant's permits are about to be given back: its interval ends now, `at`. */
   | { readonly event: 'releasing'; readonly hold: string; readonly at: number }
   /**
-   * The release came back; `unknown` when it failed with Redis unreachable (it is not sent again);
-   * `lapsed` (leased kinds) when some of the permits were no longer held: their lease had ended.
+   * The release came back; `unknown` when it failed with Redis unreachable (a leased kind's is not
+   * sent again, a Semaphore's is, until it comes back), or, a Semaphore's, when it found the
+   * permits' mark gone (`notHeld`: an earlier try may have given them back); `lapsed` (leased
+   * kinds) when some of the permits were no longer held: their lease had ended.
    */
-  | { readonly event: 'released'; readonly hold: string; readonly unknown: boolean; readonly lapsed?: boolean }
+  | { readonly event: 'released'; readonly hold: string; readonly unknown: boolean; readonly lapsed?: boolean; readonly notHeld?: boolean }
   /** Leased kinds: the grant's signal aborted at `at` (its holder was told the permits are lost), with `reason`, the error's name. */
   | { readonly event: 'told'; readonly hold: string; readonly at: number; readonly reason: string }
   /**

@@ -29,6 +29,10 @@ export interface PermitFaultContext {
   readonly leased: boolean;
   /** The workers killed holding permits, in order. */
   readonly kills: PermitKill[];
+  /** The workers' `commandTimeout`: how long a request's deadline and records last (late copies). */
+  readonly commandTimeout: number;
+  /** Finishes a fault in the background while the run goes on; the run awaits it before its figures are read. */
+  finishLater(task: Promise<void>): void;
 }
 
 /** A worker killed holding permits: `permits`, what its events say it held, at `at` (monotonic microseconds). */
@@ -62,13 +66,15 @@ export interface PermitFault {
 export function permitFault(fault: HammerFault): PermitFault {
   return {
     type: fault.type,
-    inject: ({ backend, log, name, proxies }) =>
+    inject: ({ backend, log, name, proxies, commandTimeout, finishLater }) =>
       fault.inject({
         backend,
         otherBackends: [],
         log,
         lockNames: new Map([['semaphore', name]]),
         proxies,
+        commandTimeout,
+        finishLater,
         holdingWorker: () => {
           throw new Error(`the fault "${fault.type}" needs a lock-hammer worker; the permit hammer has its own process faults`);
         },

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildSession } from '@deadbolt/conformance/connect';
-import { LockError, RedisUnavailableError } from '@deadbolt/core';
+import { LockError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
 import { monotonicMicros } from '../clock.js';
 import { PERMIT_JOB_VARIABLE, type PermitEvent, type PermitJob } from './permitEvents.js';
 import { permitKindById, type PermitHolding, type PermitSemaphore } from './permitKinds.js';
@@ -23,6 +23,15 @@ const TOLD_WAIT_MS = 5_000;
 // How long such a grant holds on once told, so that its release is surely sent after the lease's
 // latest end (the acquire's reply plus the lease: the lease was counted from before it was sent).
 const PAST_LEASE_MS = 20;
+// After an attempt of unknown outcome (Redis unreachable), the task pauses this long times the
+// attempts that failed so in a row, at most MISSED_PAUSE_MAX_MS: a driver that fails calls at
+// once while Redis is away must not spend the task's attempts within one partition.
+const MISSED_PAUSE_MS = 50;
+const MISSED_PAUSE_MAX_MS = 500;
+// How often a Semaphore's release of unknown outcome is sent again (the same request: it gives
+// back only what is still held), a pause of RELEASE_PAUSE_MS between tries.
+const RELEASE_TRIES = 20;
+const RELEASE_PAUSE_MS = 100;
 
 const emit = (event: PermitEvent) => void process.stdout.write(`${JSON.stringify(event)}\n`);
 
@@ -60,6 +69,7 @@ setTimeout(() => {
 /** Takes and gives back `holdsPerTask` grants, a new attempt id for every try. */
 async function runTask(semaphore: PermitSemaphore, task: number): Promise<void> {
   let granted = 0;
+  let missedInARow = 0;
   for (let attempt = 0; granted < job.holdsPerTask; attempt++) {
     if (attempt >= job.holdsPerTask * MAX_ATTEMPTS_PER_HOLD) throw new Error(`task ${task} made ${attempt} attempts for ${granted} grants`);
     const hold = `${process.pid}.${task}.${attempt}`;
@@ -68,7 +78,9 @@ async function runTask(semaphore: PermitSemaphore, task: number): Promise<void> 
     if (freezing.signal.aborted) await park();
     emit({ event: 'asking', hold, permits, at: monotonicMicros(), ...(lease === undefined ? {} : { leaseMs: lease.leaseMs }) });
     const holding = await attemptAcquire(semaphore, hold, permits, lease?.leaseMs);
-    if (holding === null) continue;
+    if (holding === 'unknown') await sleep(Math.min(++missedInARow * MISSED_PAUSE_MS, MISSED_PAUSE_MAX_MS));
+    if (holding === null || holding === 'unknown') continue;
+    missedInARow = 0;
     emit({ event: 'acquired', hold, at: monotonicMicros() });
     holding.signal?.addEventListener('abort', () => emit({ event: 'told', hold, at: monotonicMicros(), reason: describe(holding.signal?.reason) }), { once: true });
     await (lease?.outlive === true ? toldOrGiveUp(holding, lease.leaseMs) : sleep(job.workMs));
@@ -121,9 +133,9 @@ async function toldOrGiveUp(holding: PermitHolding, leaseMs: number): Promise<vo
 
 /**
  * The permits, or `null` after a typed error or a freeze (reported as `missed`; an aborted wait
- * took nothing); anything else is fatal.
+ * took nothing), `unknown` when Redis was unreachable; anything else is fatal.
  */
-async function attemptAcquire(semaphore: PermitSemaphore, hold: string, permits: number, leaseTime: number | undefined): Promise<PermitHolding | null> {
+async function attemptAcquire(semaphore: PermitSemaphore, hold: string, permits: number, leaseTime: number | undefined): Promise<PermitHolding | null | 'unknown'> {
   try {
     return await semaphore.acquire(permits, { waitTime: WAIT_TIME, signal: freezing.signal, ...(leaseTime === undefined ? {} : { leaseTime }) });
   } catch (error) {
@@ -132,22 +144,33 @@ async function attemptAcquire(semaphore: PermitSemaphore, hold: string, permits:
       return null;
     }
     if (!(error instanceof LockError)) throw error;
-    emit({ event: 'missed', hold, error: error.name, unknown: error instanceof RedisUnavailableError });
-    return null;
+    const unknown = error instanceof RedisUnavailableError;
+    emit({ event: 'missed', hold, error: error.name, unknown });
+    return unknown ? 'unknown' : null;
   }
 }
 
 /**
- * Gives the permits back once: `unknown` when Redis was unreachable (it may or may not have them
- * back); for a leased kind, `lapsed` when some were no longer held.
+ * Gives the permits back: `unknown` when Redis was unreachable (it may or may not have them
+ * back); for a leased kind, `lapsed` when some were no longer held. A leased kind's release is
+ * sent once (sent again after an unknown outcome, it could not tell a lapse from its own first
+ * try). A Semaphore's is sent again until it comes back, as an application would: the same
+ * request, which gives back only what is still held, so its outcome is known in the end.
  */
-async function releaseOutcome(holding: PermitHolding): Promise<{ unknown: boolean; lapsed?: boolean }> {
-  try {
-    const released = await holding.release();
-    return leased ? { unknown: false, lapsed: !released } : { unknown: false };
-  } catch (error) {
-    if (!(error instanceof RedisUnavailableError)) throw error;
-    return { unknown: true };
+async function releaseOutcome(holding: PermitHolding): Promise<{ unknown: boolean; lapsed?: boolean; notHeld?: boolean }> {
+  for (let tries = 1; ; tries++) {
+    try {
+      const released = await holding.release();
+      return leased ? { unknown: false, lapsed: !released } : { unknown: false };
+    } catch (error) {
+      // A Semaphore's release that found its mark gone: a try of it may have given the permits
+      // back before (its reply lost) and this one come after that try's record ended. Whether
+      // any permit went missing is the ledger's to tell.
+      if (!leased && error instanceof LockNotHeldError) return { unknown: true, notHeld: true };
+      if (!(error instanceof RedisUnavailableError)) throw error;
+      if (leased || tries >= RELEASE_TRIES) return { unknown: true };
+      await sleep(RELEASE_PAUSE_MS);
+    }
   }
 }
 

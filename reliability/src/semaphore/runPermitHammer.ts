@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { backendProxies, type Backend } from '@deadbolt/conformance/connect';
 import type { LockClient } from '@deadbolt/core';
+import { holdMarkersKey } from '@deadbolt/core/kit';
 import { sleep, waitFor, type Delay } from '@deadbolt/test-harness';
 import { FaultLog } from '../faults/FaultLog.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../hammer/runHammer.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { accountPermits, type PermitAccount } from './permitAccounting.js';
 import { PERMIT_JOB_VARIABLE, type FixedLeasePlan, type PermitEvent, type PermitJob } from './permitEvents.js';
@@ -42,6 +44,11 @@ export interface PermitHammerShape {
   readonly maxPermits: number;
   /** How long each grant is held, in ms. */
   readonly workMs: number;
+  /**
+   * The workers' `commandTimeout`, in ms (the client's default, 10 s, when absent): short where a
+   * fault must outlast a request's deadline and records (3 × it).
+   */
+  readonly commandTimeout?: number;
 }
 
 /** One permit-hammer run. */
@@ -71,10 +78,20 @@ export interface PermitHammerReport {
   readonly completed: number;
   /** Requests whose outcome the workers could not know (Redis unreachable, or cut by a kill). */
   readonly unknown: number;
+  /** `Semaphore` releases that found their permits' mark gone (LockNotHeldError): an earlier try of theirs may have given them back. */
+  readonly releasesNotHeld: number;
   /** A leased kind's leases: see {@link LeaseReport}. */
   readonly leases?: LeaseReport;
   /** What kept each worker that lingered after closing its client alive (see `PermitEvent`). */
   readonly lingered: readonly (readonly string[])[];
+  /**
+   * A `Semaphore`'s ledger at the end: the permits it was given (N and the operator's
+   * give-backs), those available, and those its holds hash (`deadbolt_holds:{name}`) marks as
+   * held by some acquisition (the killed holders', and those of acquisitions whose outcome was
+   * unknown and whose give-back could not reach Redis). Available plus marked must be exactly
+   * the permits given: none lost, none invented, whatever copies arrived late.
+   */
+  readonly ledger?: { readonly given: number; readonly available: number; readonly marked: number };
   /** The fewest and most permits the test process read as available while the workers ran. */
   readonly sampled: { readonly reads: number; readonly fewest: number; readonly most: number };
   readonly faults: FaultLog;
@@ -106,15 +123,31 @@ export async function runPermitHammer(options: PermitHammerOptions): Promise<Per
     holdsPerTask: options.holdsPerTask,
     maxPermits: options.maxPermits,
     workMs: options.workMs,
-    ...(options.kind.leased ? { clientOptions: { watchdogTimeout: WATCHDOG_MS }, fixedLease: FIXED_LEASE } : {}),
+    ...clientOptionsOf(options),
+    ...(options.kind.leased ? { fixedLease: FIXED_LEASE } : {}),
   };
   const workers = Array.from({ length: options.processes }, () => WorkerProcess.start<PermitEvent>(SCRIPT, PERMIT_JOB_VARIABLE, job));
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
-  const context: PermitFaultContext = { backend: options.backend, log: new FaultLog(), name, workers, proxies: proxied?.proxies, operator: observed, restored: [], leased: options.kind.leased, kills: [] };
+  const unfinished: Promise<void>[] = [];
+  const context: PermitFaultContext = {
+    backend: options.backend,
+    log: new FaultLog(),
+    name,
+    workers,
+    proxies: proxied?.proxies,
+    operator: observed,
+    restored: [],
+    leased: options.kind.leased,
+    kills: [],
+    commandTimeout: options.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    finishLater: (task) => void unfinished.push(task),
+  };
   const sampler = new PermitSampler(observed);
   for (const worker of workers) worker.send('go');
   try {
     await injectFaults(context, options.faults, options.tasks * options.holdsPerTask);
+    // Settled, not short-circuited: a fault that failed fails the run once every other one ended.
+    for (const result of await Promise.allSettled(unfinished)) if (result.status === 'rejected') throw result.reason;
     await finishedWithin(workers.filter((worker) => worker.exit?.signal !== 'SIGKILL'), FINISH_TIMEOUT_MS);
     // Nobody gives a killed holder's leased permits back: they come back when their lease ends.
     if (options.kind.leased) await sleep(WATCHDOG_MS + LEASE_END_SLACK_MS);
@@ -123,10 +156,26 @@ export async function runPermitHammer(options: PermitHammerOptions): Promise<Per
     await sampler.stop();
   }
   const available = await observed.availablePermits();
-  if (!options.kind.leased) return report(options.permits, context, available, sampler);
+  if (!options.kind.leased) return report(options.permits, context, available, sampler, undefined, await heldMarks(options.backend, name));
   const timeouts = options.kind.createExpirable(options.observer, name).timeoutsKey;
   const heldLeft = Number(await options.backend.command(['ZCARD', timeouts], timeouts));
   return report(options.permits, context, available, sampler, heldLeft);
+}
+
+// The permits a Semaphore's holds hash marks as held, by every acquisition still holding some.
+async function heldMarks(backend: Backend, name: string): Promise<number> {
+  const key = holdMarkersKey(name);
+  const values = (await backend.command(['HVALS', key], key)) as unknown[];
+  return values.reduce<number>((sum, value) => sum + Number(value), 0);
+}
+
+// The workers' client options: a leased kind's short watchdog lease, and the commandTimeout asked for.
+function clientOptionsOf(options: PermitHammerOptions): Pick<PermitJob, 'clientOptions'> {
+  const clientOptions = {
+    ...(options.kind.leased ? { watchdogTimeout: WATCHDOG_MS } : {}),
+    ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }),
+  };
+  return Object.keys(clientOptions).length === 0 ? {} : { clientOptions };
 }
 
 /** Injects each fault once its share of the grants is given back, leaving the run's last stretch free. */
@@ -140,6 +189,12 @@ async function injectFaults(context: PermitFaultContext, faults: readonly Permit
       timeoutMs: PROGRESS_TIMEOUT_MS,
       intervalMs: SAMPLE_INTERVAL_MS,
       description: `${Math.round(share * 100)}% of the grants given back, for the fault "${fault.type}"`,
+    }).catch(async (error: unknown) => {
+      // Say where it stuck: what Redis holds, and what the workers last did.
+      const available = await context.operator.availablePermits().catch((cause: unknown) => String(cause));
+      const holds = holdMarkersKey(context.name);
+      const marked = await context.backend.command(['HGETALL', holds], holds).catch((cause: unknown) => String(cause));
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${String(available)} available, marked held ${JSON.stringify(marked)}\n${context.workers.map(describeWorker).join('\n')}`, { cause: error });
     });
     if ((await fault.inject(context)) !== false) context.log.record(fault.type);
   }
@@ -147,7 +202,11 @@ async function injectFaults(context: PermitFaultContext, faults: readonly Permit
 
 /** Resolves once every worker ended well; rejects with where each one is when that takes `timeoutMs`. */
 async function finishedWithin(workers: readonly PermitWorker[], timeoutMs: number): Promise<void> {
-  const finished = Promise.all(workers.map((worker) => worker.finished()));
+  const finished = Promise.all(workers.map((worker) => worker.finished())).catch((error: unknown) => {
+    // Say why: a worker that failed printed it (see PermitEvent 'failed').
+    const failed = workers.filter((worker) => worker.exit !== undefined && worker.exit.code !== 0 && worker.exit.signal !== 'SIGKILL');
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${failed.map(describeWorker).join('\n')}`, { cause: error });
+  });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`workers still running after ${timeoutMs} ms:\n${workers.map(describeWorker).join('\n')}`)), timeoutMs);
@@ -166,11 +225,12 @@ function describeWorker(worker: PermitWorker): string {
   return `worker ${worker.pid} (${state}): last ${JSON.stringify(worker.events.slice(-3))}, failed requests ${JSON.stringify(missed)}${worker.stderr === '' ? '' : `, stderr ${worker.stderr.slice(-2_000)}`}`;
 }
 
-function report(permits: number, context: PermitFaultContext, available: number, sampler: PermitSampler, heldLeft?: number): PermitHammerReport {
+function report(permits: number, context: PermitFaultContext, available: number, sampler: PermitSampler, heldLeft?: number, marked?: number): PermitHammerReport {
   const each = context.workers.map((worker) => workerGrants(context, worker));
   const grants = each.flatMap((worker) => worker.grants);
   const restored = context.restored.reduce((sum, restore) => sum + restore.permits, 0);
   return {
+    ...(marked === undefined ? {} : { ledger: { given: permits + restored, available, marked } }),
     grants,
     excesses: findPermitExcesses(grants, [{ at: -Infinity, limit: permits }]),
     // The operator's additions are permits the semaphore was given too.
@@ -178,6 +238,7 @@ function report(permits: number, context: PermitFaultContext, available: number,
     restored,
     completed: each.reduce((sum, worker) => sum + worker.completed, 0),
     unknown: each.reduce((sum, worker) => sum + worker.unknown, 0),
+    releasesNotHeld: context.workers.reduce((sum, worker) => sum + worker.events.filter((event) => event.event === 'released' && event.notHeld === true).length, 0),
     ...(heldLeft === undefined ? {} : { leases: leaseReport(context, heldLeft) }),
     lingered: context.workers.flatMap((worker) => worker.events.flatMap((event) => (event.event === 'lingered' ? [event.resources] : []))),
     sampled: sampler.seen,

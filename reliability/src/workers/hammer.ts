@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectExecutor, startChildSession } from '@deadbolt/conformance/connect';
-import { LockClient, LockError, LockNotHeldError } from '@deadbolt/core';
+import { LockClient, LockError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
 import { LockGroupError } from '@deadbolt/multilock';
 import { monotonicMicros } from '../clock.js';
 import { holdId, HAMMER_JOB_VARIABLE, type HammerEvent, type HammerJob, type ReleaseOutcome } from '../hammer/hammerEvents.js';
@@ -20,6 +20,10 @@ import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
 const MAX_TRIES = 25;
 // Long enough for any fault the suite injects to pass; a wait that runs out is retried.
 const WAIT_TIME = 30_000;
+// The pause before the n-th retry is n times this, at most RETRY_PAUSE_MAX_MS: a driver that
+// fails calls at once while Redis is away must not spend its tries within a partition.
+const RETRY_PAUSE_MS = 20;
+const RETRY_PAUSE_MAX_MS = 250;
 
 const emit = (event: HammerEvent) => void process.stdout.write(`${JSON.stringify(event)}\n`);
 
@@ -80,28 +84,36 @@ emit({ event: 'done' });
  * Runs `call`, retrying typed lock errors (Redis unreachable, a wait that ran out); anything else is
  * fatal. A group's failed release is not retried whole: the group counts as released once called.
  */
-async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>): Promise<T> {
+async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>, onUnknown: () => void = () => undefined): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await call();
     } catch (error) {
       if (!(error instanceof LockError) || error instanceof LockNotHeldError || error instanceof LockGroupError || tries >= MAX_TRIES) throw error;
+      if (error instanceof RedisUnavailableError) onUnknown();
       emit({ event: 'retried', stage, error: error.name });
+      await sleep(Math.min(tries * RETRY_PAUSE_MS, RETRY_PAUSE_MAX_MS));
     }
   }
 }
 
-/** How a release went; a lock group's members that failed to release (Redis away) are released again one by one. */
-async function releaseOutcome(held: LockHold): Promise<ReleaseOutcome> {
+/**
+ * How a release went; a lock group's members that failed to release (Redis away) are released
+ * again one by one. A try that found the lock gone after a try whose outcome was unknown is
+ * `unknown`: the first may have released it.
+ */
+async function releaseOutcome(held: LockHold, triedUnknown = false): Promise<ReleaseOutcome> {
+  let unknown = triedUnknown;
   try {
-    await retried('release', () => held.release());
+    await retried('release', () => held.release(), () => (unknown = true));
     return 'released';
   } catch (error) {
-    if (error instanceof LockNotHeldError) return 'not-held';
+    if (error instanceof LockNotHeldError) return unknown ? 'unknown' : 'not-held';
     if (!(error instanceof LockGroupError)) throw error;
     emit({ event: 'retried', stage: 'release', error: error.name });
-    const members = await Promise.all(error.failures.map(({ member }) => releaseOutcome(member)));
-    return members.every((outcome) => outcome === 'released') ? 'released' : 'not-held';
+    const members = await Promise.all(error.failures.map(({ member, error: cause }) => releaseOutcome(member, cause instanceof RedisUnavailableError)));
+    if (members.every((outcome) => outcome === 'released')) return 'released';
+    return members.includes('not-held') ? 'not-held' : 'unknown';
   }
 }
 

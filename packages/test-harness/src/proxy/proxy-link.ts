@@ -205,8 +205,10 @@ export class ProxyLink {
       }
       for (const rule of this.#owner.rules()) {
         if (!rule.matches(command, request)) continue;
-        if (rule.admit(this.#final === undefined) && this.#final === undefined) this.#final = { index, rule };
-        else this.#watch(index, rule);
+        if (rule.admit(this.#final === undefined) && this.#final === undefined) {
+          this.#final = { index, rule };
+          rule.recordShot(request);
+        } else this.#watch(index, rule);
       }
       const final = this.#final;
       if (final?.rule instanceof RequestHold) {

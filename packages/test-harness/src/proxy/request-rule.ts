@@ -6,8 +6,10 @@ export interface RequestMatch {
    * A string the request's bytes must contain, e.g. a lock name, a key prefix such as
    * `redisson_unlock_latch:{orders}` or a script's SHA1; or several, every one of which it must
    * contain (a lock name and a distinctive argument, say). The empty string matches every request.
+   * Bytes match as they are (a request a rule took a shot at, from {@link RequestRule.requests}:
+   * its re-sends); a string matches as its UTF-8 bytes.
    */
-  readonly marker: string | readonly string[];
+  readonly marker: string | Uint8Array | readonly (string | Uint8Array)[];
   /**
    * Only requests with one of these command names (case-insensitive), e.g. `['EVALSHA', 'EVAL']`.
    * Default: any command.
@@ -56,6 +58,7 @@ export class RequestRule {
   #seen = 0;
   #answered = 0;
   #cut = 0;
+  readonly #shots: Buffer[] = [];
   #active = true;
   readonly #waiters = new Set<() => void>();
 
@@ -76,8 +79,8 @@ export class RequestRule {
     if (options.partitionMs !== undefined && !(options.partitionMs >= 0)) {
       throw new RangeError(`partitionMs must be >= 0, got ${options.partitionMs}`);
     }
-    const markers: readonly string[] = typeof options.marker === 'string' ? [options.marker] : options.marker;
-    this.#markers = markers.filter((marker) => marker.length > 0).map((marker) => Buffer.from(marker, 'utf8'));
+    const markers: readonly (string | Uint8Array)[] = typeof options.marker === 'string' || options.marker instanceof Uint8Array ? [options.marker] : options.marker;
+    this.#markers = markers.filter((marker) => marker.length > 0).map((marker) => (typeof marker === 'string' ? Buffer.from(marker, 'utf8') : Buffer.from(marker)));
     this.#commands = options.commands && new Set(options.commands.map((name) => name.toUpperCase()));
     this.#partitionMs = options.partitionMs;
     this.#shotsLeft = times;
@@ -96,6 +99,15 @@ export class RequestRule {
   /** Matching requests cut: run by Redis, reply swallowed, connection destroyed. */
   get cut(): number {
     return this.#cut;
+  }
+
+  /**
+   * The requests it took a shot at (cut or held), in order, as the client sent them: a complete
+   * RESP frame each. A driver that re-sends one sends the same bytes, so a rule watching for a
+   * shot's bytes ({@link FaultControls.watchRequests} with `marker` set to them) counts its re-sends.
+   */
+  get requests(): readonly Buffer[] {
+    return this.#shots;
   }
 
   /** Cuts (for a hold rule: holds) still to come. */
@@ -153,6 +165,11 @@ export class RequestRule {
     if (shoot) this.#shotsLeft--;
     this.#notify();
     return shoot;
+  }
+
+  /** For proxies: the shot {@link RequestRule.admit} allowed was taken at this request (its bytes are copied). */
+  recordShot(request: Buffer): void {
+    this.#shots.push(Buffer.from(request));
   }
 
   /** For proxies: the reply to a matching request went back to the client. */

@@ -39,11 +39,65 @@ export class ExpirableModel {
   limit = 0;
   readonly permits: ModelPermit[] = [];
   readonly holdings: ModelHolding[] = [];
+  /**
+   * Permits taken by acquisitions whose outcome their client never learned and whose give-back
+   * could not reach Redis either (a cut, then a partition past their records): in
+   * `{name}:timeout` under ids nobody holds (their `id` is the member as the driver decodes it),
+   * until their lease ends.
+   */
+  readonly orphans: ModelPermit[] = [];
   readonly #limits: LimitChange[] = [];
 
-  /** Every permit handed out, with its interval in steps (`Infinity` while held): it ends when released or when its lease ended. */
+  /** A copy to apply a step of unknown outcome to, without touching this one. */
+  clone(): ExpirableModel {
+    const copy = new ExpirableModel();
+    copy.adopt(this);
+    return copy;
+  }
+
+  /** Takes on `other`'s state (copied). */
+  adopt(other: ExpirableModel): void {
+    this.exists = other.exists;
+    this.available = other.available;
+    this.limit = other.limit;
+    this.permits.splice(0, this.permits.length, ...other.permits.map((permit) => ({ ...permit })));
+    this.holdings.splice(0, this.holdings.length, ...other.holdings.map((holding) => ({ ...holding })));
+    this.orphans.splice(0, this.orphans.length, ...other.orphans.map((permit) => ({ ...permit })));
+    this.#limits.splice(0, this.#limits.length, ...other.#limits);
+  }
+
+  /**
+   * An acquisition whose outcome was unknown ran and was never given back: after reclaiming, its
+   * permits (`members`, as Redis shows them) are held by nobody until their lease ends.
+   */
+  orphan(members: readonly string[], short: boolean, at: number): void {
+    this.#reclaim();
+    this.available -= members.length;
+    for (const member of members) this.orphans.push({ id: member, state: 'held', short, start: at, end: Infinity });
+  }
+
+  /**
+   * Such an acquisition's give-back reached Redis after all, late (a driver sends what it queued
+   * once it reconnects; a give-back needs no deadline: it frees only what its attempt took): it
+   * reclaims first, as every release does, then frees those of `members` still held.
+   */
+  giveBack(members: readonly string[]): void {
+    this.#reclaim();
+    for (const permit of this.orphans) {
+      if (permit.state !== 'held' || !members.includes(permit.id)) continue;
+      permit.state = 'gone';
+      this.#add(1);
+    }
+  }
+
+  /** What every reclaiming script does first (a request of unknown outcome that ran and gave back what it took did). */
+  reclaim(): void {
+    this.#reclaim();
+  }
+
+  /** Every permit handed out (and taken by nobody), with its interval in steps (`Infinity` while held): it ends when released or when its lease ended. */
   get grants(): readonly PermitInterval[] {
-    return this.permits.map(({ id, start, end }) => ({ id, permits: 1, start, end }));
+    return [...this.permits, ...this.orphans].map(({ id, start, end }) => ({ id, permits: 1, start, end }));
   }
 
   /** Every change of the limit, in steps. */
@@ -53,7 +107,7 @@ export class ExpirableModel {
 
   /** How many permits are in `{name}:timeout`: held, or expired and not yet reclaimed. */
   get stored(): number {
-    return this.permits.filter((permit) => permit.state !== 'gone').length;
+    return [...this.permits, ...this.orphans].filter((permit) => permit.state !== 'gone').length;
   }
 
   /** The permit `pick` names (modulo their number), or `undefined` when none was handed out. */
@@ -84,6 +138,8 @@ export class ExpirableModel {
       case 'pass':
         this.#pass(at);
         return 'done';
+      case 'inject':
+        return this.apply(step.step, at);
       default:
         return this.#byPick(step, at);
     }
@@ -164,7 +220,7 @@ export class ExpirableModel {
 
   // Every short lease ends: its permits expire (held by nobody from now on) and holders whose own lease was short are told.
   #pass(at: number): void {
-    for (const permit of this.permits) {
+    for (const permit of [...this.permits, ...this.orphans]) {
       if (permit.state !== 'held' || !permit.short) continue;
       permit.state = 'expired';
       permit.end = at;
@@ -174,7 +230,7 @@ export class ExpirableModel {
 
   // What every reclaiming script does first: expired permits go back to the free ones.
   #reclaim(): void {
-    const expired = this.permits.filter((permit) => permit.state === 'expired');
+    const expired = [...this.permits, ...this.orphans].filter((permit) => permit.state === 'expired');
     for (const permit of expired) permit.state = 'gone';
     if (expired.length > 0) this.#add(expired.length);
   }

@@ -26,8 +26,51 @@ export class SemaphoreModel {
   exists = false;
   available = 0;
   limit = 0;
+  /**
+   * Permits taken by acquisitions whose outcome their client never learned and whose give-back
+   * could not reach Redis either (a cut, then a partition past their records): marked held in
+   * `deadbolt_holds:{name}` under a hold id nobody has, for good, as a dead holder's are.
+   */
+  orphaned = 0;
   readonly #grants: ModelGrant[] = [];
   readonly #limits: LimitChange[] = [];
+
+  /** A copy to apply a step of unknown outcome to, without touching this one. */
+  clone(): SemaphoreModel {
+    const copy = new SemaphoreModel();
+    copy.exists = this.exists;
+    copy.available = this.available;
+    copy.limit = this.limit;
+    copy.orphaned = this.orphaned;
+    copy.#grants.push(...this.#grants.map((grant) => ({ ...grant })));
+    copy.#limits.push(...this.#limits);
+    return copy;
+  }
+
+  /** Takes on `other`'s state (a clone a step of unknown outcome was applied to, found to be Redis's). */
+  adopt(other: SemaphoreModel): void {
+    this.exists = other.exists;
+    this.available = other.available;
+    this.limit = other.limit;
+    this.orphaned = other.orphaned;
+    this.#grants.splice(0, this.#grants.length, ...other.#grants);
+    this.#limits.splice(0, this.#limits.length, ...other.#limits);
+  }
+
+  /** An acquisition of `permits` whose outcome was unknown ran, and its give-back did not: they stay taken, by nobody. */
+  orphan(permits: number): void {
+    this.available -= permits;
+    this.orphaned += permits;
+  }
+
+  /**
+   * Such an acquisition's give-back reached Redis after all, late (a driver sends what it queued
+   * once it reconnects; a give-back needs no deadline: it frees only what its attempt took).
+   */
+  giveBack(permits: number): void {
+    this.available += permits;
+    this.orphaned -= permits;
+  }
 
   /** Every grant taken so far, in order, with its interval in steps (`Infinity` while held). */
   get grants(): readonly PermitInterval[] {
@@ -65,6 +108,8 @@ export class SemaphoreModel {
         return `value:${this.#drain(at)}`;
       case 'availablePermits':
         return `value:${this.available}`;
+      case 'inject':
+        return this.apply(step.step, at);
     }
   }
 

@@ -25,6 +25,11 @@ export class ShortLeases {
     this.#latestEnd = Math.max(this.#latestEnd ?? -Infinity, repliedAt + SHORT_LEASE_MS);
   }
 
+  /** Whether a short lease set so far may not have ended yet. */
+  get pending(): boolean {
+    return this.#latestEnd !== undefined;
+  }
+
   /** Whether a short lease may end within the next {@link GUARD_MS}: time must pass first. */
   due(): boolean {
     return this.#earliestEnd !== undefined && performance.now() + GUARD_MS > this.#earliestEnd;

@@ -1,11 +1,12 @@
 import type { Backend } from '@deadbolt/conformance/connect';
 import type { ModelBudget } from '@deadbolt/conformance/model';
-import type { LockClient } from '@deadbolt/core';
+import { RedisUnavailableError, type LockClient } from '@deadbolt/core';
 import type { HeldExpirablePermits, PermitExpirableSemaphore } from '@deadbolt/semaphore';
+import { FaultInjector, FAULTY_COMMAND_TIMEOUT_MS, type FaultyClient, type InjectionCounts } from '../../faults/modelFaults.js';
 import type { LeasedPermitKind } from '../permitKinds.js';
 import { checkRuns, MODEL_CLIENTS, type ModelRunner, type SemaphoreModelReport } from './checkRuns.js';
 import { ExpirableModel } from './ExpirableModel.js';
-import { expirableStep, FIRST_STEP, type ExpirableStep, type LeaseChoice } from './expirableSteps.js';
+import { expirableStep, faultyExpirableStep, FIRST_STEP, type ExpirableStep, type LeaseChoice, type MutatingExpirableStep } from './expirableSteps.js';
 import { judgeExpirableStep, storedMember, type StoredPermit } from './judgeExpirableStep.js';
 import { judgeSemaphoreHistory } from './judgeSemaphoreStep.js';
 import type { StepOutcome } from './SemaphoreModel.js';
@@ -14,6 +15,15 @@ import { ShortLeases, SHORT_LEASE_MS } from './ShortLeases.js';
 
 // A lease that outlasts any run.
 const LONG_LEASE_MS = 60_000;
+// A lease Redis shows ending sooner than this after the read is a short one (ended or not); the
+// others (a watchdog's, a long one) end tens of seconds later.
+const SHORT_LEASE_BOUND_MS = SHORT_LEASE_MS + 2_000;
+// What a call that failed with Redis unreachable came to: the model then reads Redis to learn
+// whether its request ran (once) or not.
+const UNKNOWN = 'unknown';
+// A release of unknown outcome is sent again this often, this far apart: as an application would.
+const RELEASE_TRIES = 10;
+const RELEASE_PAUSE_MS = 100;
 
 /**
  * Model-checks a `PermitExpirableSemaphore` kind on one backend: `budget.runs` random step
@@ -23,7 +33,36 @@ const LONG_LEASE_MS = 60_000;
  * that replay it.
  */
 export function checkExpirableModel(kind: LeasedPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
-  return checkRuns(kind.id, backend, budget, expirableStep(MODEL_CLIENTS), (name, sequence) => new ExpirableRun(backend, (client) => kind.createExpirable(client, name), sequence));
+  return checkRuns(kind.id, backend, budget, expirableStep(MODEL_CLIENTS), (name, sequence) => new ExpirableRun(backend, name, (client) => kind.createExpirable(client, name), sequence));
+}
+
+/**
+ * The same with late copies and cuts (issue 30): the second client reaches Redis through the
+ * backend's fault proxies with a short `commandTimeout`, and injected steps hold a copy of one of
+ * its changes for a late delivery, or cut it and partition past its records. A change whose
+ * outcome its client did not learn must have run once or not at all, whichever Redis shows (an
+ * acquisition that ran and could not be given back keeps its permits, held by nobody, until
+ * their lease ends); a release of unknown outcome tells its holder at once (its signal aborts)
+ * and is sent again; an `updateLeaseTime` of unknown outcome leaves its holder with the earlier
+ * of the two leases, and its signal aborts then.
+ */
+export function checkFaultyExpirableModel(kind: LeasedPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
+  return checkRuns(
+    kind.id,
+    backend,
+    budget,
+    faultyExpirableStep(MODEL_CLIENTS),
+    (name, sequence) => new ExpirableRun(backend, name, (client) => kind.createExpirable(client, name), sequence),
+    { commandTimeout: FAULTY_COMMAND_TIMEOUT_MS },
+  );
+}
+
+/** What Redis showed of the semaphore after a step. */
+interface ExpirableState {
+  readonly stored: string | null;
+  readonly members: StoredPermit[];
+  readonly readFrom: number;
+  readonly readTo: number;
 }
 
 /** One run's steps on the real semaphores, beside the model; time passes by real sleeps (see {@link ShortLeases}). */
@@ -31,28 +70,46 @@ class ExpirableRun implements ModelRunner {
   readonly trace: string[] = [];
   excesses = 0;
   readonly #backend: Backend;
+  readonly #name: string;
   readonly #create: (client: LockClient) => PermitExpirableSemaphore;
   readonly #sequence: readonly ExpirableStep[];
   readonly #model = new ExpirableModel();
   readonly #leases = new ShortLeases();
   readonly #holdings: HeldExpirablePermits[] = [];
+  // Which client made each acquisition, in the same order.
+  readonly #takers: number[] = [];
   // Every permit id handed out, in the model's order.
   readonly #ids: string[] = [];
+  #faults: FaultInjector | undefined;
 
-  constructor(backend: Backend, create: (client: LockClient) => PermitExpirableSemaphore, sequence: readonly ExpirableStep[]) {
+  constructor(backend: Backend, name: string, create: (client: LockClient) => PermitExpirableSemaphore, sequence: readonly ExpirableStep[]) {
     this.#backend = backend;
+    this.#name = name;
     this.#create = create;
     this.#sequence = sequence;
   }
 
+  get injected(): InjectionCounts | undefined {
+    return this.#faults?.counts;
+  }
+
+  get tallies(): Readonly<Record<string, number>> {
+    return this.#faults === undefined ? {} : { 'permits taken by acquisitions of unknown outcome': this.#model.orphans.length };
+  }
+
   /**
    * Runs {@link FIRST_STEP}, then the sequence; before a step that could meet a short lease's
-   * end, time passes first (a `pass` step of its own).
+   * end, time passes first (a `pass` step of its own), and before an injected step (which waits
+   * out a late delivery or a partition) whenever a short lease is still running.
    */
-  async run(clients: readonly LockClient[]): Promise<string | undefined> {
+  async run(clients: readonly LockClient[], faulty?: FaultyClient): Promise<string | undefined> {
+    if (faulty !== undefined) this.#faults = new FaultInjector(faulty, this.#name);
     const semaphores = clients.map(this.#create);
     for (const step of [FIRST_STEP, ...this.#sequence]) {
-      const failure = (this.#leases.due() ? await this.#step(semaphores, { op: 'pass' }, ' (a short lease was near its end)') : undefined) ?? (await this.#step(semaphores, step));
+      const passFirst = this.#leases.due() || (step.op === 'inject' && this.#leases.pending);
+      const failure =
+        (passFirst ? await this.#step(semaphores, { op: 'pass' }, step.op === 'inject' ? ' (before a step that waits)' : ' (a short lease was near its end)') : undefined) ??
+        (await this.#step(semaphores, step));
       if (failure !== undefined) return failure;
     }
     return undefined;
@@ -66,25 +123,141 @@ class ExpirableRun implements ModelRunner {
   // One step: on Redis, then on the model; what broke, with the trace, if anything did.
   async #step(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, note = ''): Promise<string | undefined> {
     const at = this.trace.length;
-    const outcome = await this.#perform(semaphores, step);
+    const performed = await this.#perform(semaphores, step, at);
+    const { outcome } = performed;
+    const found: string[] = [];
+    let expected: StepOutcome;
+    if (outcome === UNKNOWN) {
+      await this.#faults?.settle();
+      const resolved = this.#resolve(step, at, await this.#read(semaphores[0] ?? fail('no client')));
+      if (resolved === undefined) found.push(`[copy] after ${describeStep(step)}, Redis shows neither the request run once nor not at all`);
+      else this.trace.push(`${at}: ${describeStep(step)} → unknown outcome; Redis shows it ${resolved}`);
+      expected = UNKNOWN;
+    } else if (performed.retried !== undefined) {
+      // A release of unknown outcome, sent again: the first may have run (the retry then finds
+      // the permits gone) or not (the retry gives them back). Either way they are back, and the
+      // holder was told when the first failed.
+      expected = this.#model.apply(step, at);
+      const holding = this.#model.holdings[this.#model.holdingIndex(performed.retried) ?? -1];
+      if (holding !== undefined) holding.told = true;
+      if (expected === 'done' && (outcome === 'done' || outcome === 'error:LockNotHeldError')) expected = outcome;
+    } else {
+      expected = await this.#applyWithGiveBacks(semaphores, step, at, outcome);
+    }
+    // An injected step waits out its fault: a short lease it set may have ended meanwhile, and
+    // time passes right after it, beyond every short lease.
+    if (step.op === 'inject' && this.#leases.pending) {
+      await this.#leases.pass();
+      this.#model.apply({ op: 'pass' }, at);
+      performed.note += ' (then time passed)';
+    }
     const told = this.#holdings.map((holding) => holding.signal.aborted);
-    const expected = this.#model.apply(step, at);
     const observed = { outcome, told, ...(await this.#read(semaphores[0] ?? fail('no client'))) };
-    this.trace.push(`${at}: ${describeStep(step)}${note} → ${outcome} (model ${expected}; Redis ${String(observed.stored)}, ${observed.members.length} in {name}:timeout)`);
+    this.trace.push(`${at}: ${describeStep(step)}${note}${performed.note} → ${outcome} (model ${expected}; Redis ${String(observed.stored)}, ${observed.members.length} in {name}:timeout)`);
     const model = this.#model;
-    const members = model.permits.flatMap((permit, index) => (permit.state === 'gone' ? [] : [{ member: storedMember(this.#ids[index] ?? ''), expired: permit.state === 'expired' }]));
-    const found = judgeExpirableStep(
-      { outcome: expected, exists: model.exists, available: model.available, limit: model.limit, members, told: model.holdings.map((holding) => holding.told) },
-      observed,
-    );
+    found.push(...judgeExpirableStep({ outcome: expected, exists: model.exists, available: model.available, limit: model.limit, members: this.#expectedMembers(), told: model.holdings.map((holding) => holding.told) }, observed));
     const excesses = judgeSemaphoreHistory(model.grants, model.limits);
     this.excesses = excesses.length;
     found.push(...excesses);
     return found.length === 0 ? undefined : `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
   }
 
+  /**
+   * Applies `step` to the model; when Redis and the outcome show that the give-back of an
+   * acquisition the model takes as never given back landed meanwhile, to the model with that
+   * give-back too (before the step's own request, or after it).
+   */
+  async #applyWithGiveBacks(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, at: number, outcome: StepOutcome): Promise<StepOutcome> {
+    const pending = [...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone').map((permit) => permit.start))];
+    if (pending.length === 0) return this.#model.apply(step, at);
+    const state = await this.#read(semaphores[0] ?? fail('no client'));
+    let first: [StepOutcome, ExpirableModel] | undefined;
+    for (const started of [undefined, ...pending]) {
+      for (const order of started === undefined ? ['none'] : ['before', 'after']) {
+        const model = this.#model.clone();
+        const giveBack = () => model.giveBack(model.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
+        if (order === 'before') giveBack();
+        const expected = model.apply(step, at);
+        if (order === 'after') giveBack();
+        first ??= [expected, model];
+        if (expected !== outcome || !this.#shows(model, state)) continue;
+        this.#model.adopt(model);
+        if (started !== undefined) this.trace.push(`${at}: the give-back of the acquisition at step ${started} landed late`);
+        return expected;
+      }
+    }
+    const [expected, model] = first ?? fail('no model');
+    this.#model.adopt(model);
+    return expected;
+  }
+
+  // The model's permits in `{name}:timeout` as the driver shows them, and whether each one's lease ended.
+  #expectedMembers(model = this.#model): { member: string; expired: boolean; short: boolean }[] {
+    const known = model.permits.flatMap((permit, index) => (permit.state === 'gone' ? [] : [{ member: storedMember(this.#ids[index] ?? ''), expired: permit.state === 'expired', short: permit.short }]));
+    const orphans = model.orphans.flatMap((permit) => (permit.state === 'gone' ? [] : [{ member: permit.id, expired: permit.state === 'expired', short: permit.short }]));
+    return [...known, ...orphans];
+  }
+
+  /**
+   * After a change of unknown outcome: the model as if it ran once, or not at all (for an
+   * acquisition also: it ran and was given back, or ran and was never given back), whichever
+   * Redis shows (its key, `{name}:timeout`'s members and which of their leases are short);
+   * `undefined` when it shows none of them.
+   */
+  #resolve(step: ExpirableStep, at: number, state: ExpirableState): string | undefined {
+    const change = step.op === 'inject' ? step.step : step;
+    const candidates: [string, ExpirableModel][] = [['not run', this.#model.clone()]];
+    const ran = this.#model.clone();
+    if (change.op === 'tryAcquire') {
+      const given = this.#model.clone();
+      given.reclaim();
+      candidates.push(['run and given back', given]);
+      const known = new Set(this.#expectedMembers().map(({ member }) => member));
+      const taken = state.members.map(({ member }) => member).filter((member) => !known.has(member));
+      if (taken.length === change.permits) {
+        ran.orphan(taken, change.lease === 'short', at);
+        candidates.push(['taken and never given back', ran]);
+      }
+    } else {
+      const outcome = ran.apply(change, at);
+      if (change.op === 'updateLeaseHeld') {
+        // Its holder keeps the earlier of its old lease and the new one.
+        const holding = ran.holdings[ran.holdingIndex(change.pick) ?? -1];
+        const before = this.#model.holdings[this.#model.holdingIndex(change.pick) ?? -1];
+        if (holding !== undefined && before !== undefined) holding.short = before.short || change.lease === 'short';
+        const unchanged = candidates[0]?.[1].holdings[this.#model.holdingIndex(change.pick) ?? -1];
+        if (unchanged !== undefined) unchanged.short = before?.short === true || change.lease === 'short';
+      }
+      if (!outcome.startsWith('error:')) candidates.push(['run once', ran]);
+    }
+    // The give-back of an earlier acquisition taken as never given back may have landed meanwhile.
+    const pending = [...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone' && permit.start !== at).map((permit) => permit.start))];
+    for (const [how, model] of [...candidates]) {
+      for (const started of pending) {
+        const late = model.clone();
+        late.giveBack(late.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
+        candidates.push([`${how}, and the give-back of the acquisition at step ${started} landed late`, late]);
+      }
+    }
+    const shown = candidates.find(([, model]) => this.#shows(model, state));
+    if (shown === undefined) return undefined;
+    this.#model.adopt(shown[1]);
+    return shown[0];
+  }
+
+  // Whether Redis shows `model`'s state: its key, the members of `{name}:timeout`, and which held ones have a short lease.
+  #shows(model: ExpirableModel, state: ExpirableState): boolean {
+    if ((model.exists ? String(model.available) : null) !== state.stored) return false;
+    const expected = this.#expectedMembers(model);
+    if (JSON.stringify(expected.map(({ member }) => member).sort()) !== JSON.stringify(state.members.map(({ member }) => member).sort())) return false;
+    return expected.every(({ member, expired, short }) => {
+      const score = state.members.find((each) => each.member === member)?.score ?? 0;
+      return expired || short === score <= state.readTo + SHORT_LEASE_BOUND_MS;
+    });
+  }
+
   // The semaphore's key and `{name}:timeout`, with the wall-clock times around the read.
-  async #read(semaphore: PermitExpirableSemaphore): Promise<{ stored: string | null; members: StoredPermit[]; readFrom: number; readTo: number }> {
+  async #read(semaphore: PermitExpirableSemaphore): Promise<ExpirableState> {
     const stored = await this.#backend.command(['GET', semaphore.name], semaphore.name);
     const readFrom = Date.now();
     const reply = (await this.#backend.command(['ZRANGE', semaphore.timeoutsKey, 0, -1, 'WITHSCORES'], semaphore.name)) as string[];
@@ -94,15 +267,55 @@ class ExpirableRun implements ModelRunner {
     return { stored: stored === null ? null : String(stored), members, readFrom, readTo };
   }
 
-  // Runs the step on the real semaphore and says what came of it, in the model's terms.
-  async #perform(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep): Promise<StepOutcome> {
+  // Runs the step on the real semaphore and says what came of it, in the model's terms; `retried`:
+  // the acquisition (pick) whose release of unknown outcome was sent again.
+  async #perform(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, at: number): Promise<{ outcome: StepOutcome; note: string; retried?: number }> {
+    if (step.op !== 'inject') return { outcome: await this.#outcomeOf(semaphores, step), note: '' };
+    const faults = this.#faults;
+    const proxied = semaphores.length - 1;
+    const target = step.step;
+    const byHolding = target.op === 'releaseHeld' || target.op === 'updateLeaseHeld';
+    const reachesProxy = !byHolding || this.#takers[this.#holdingPick(target.pick) ?? -1] === proxied;
+    if (faults === undefined || !faults.canInject || !reachesProxy) return { outcome: await this.#outcomeOf(semaphores, target), note: ' (not injected)' };
+    const sentAt = performance.now();
+    const injection = await faults.around(step.fault, () => this.#call(semaphores, target));
+    const note = !injection.injected
+      ? ' (no request to inject into)'
+      : injection.late !== undefined
+        ? ` (late copy: ${injection.late.replies.join(', ')})`
+        : ` (cut, partitioned; ${injection.cut?.resent ?? 0} re-sent after)`;
+    let { outcome } = injection;
+    let retried: number | undefined;
+    if (outcome.status === 'rejected' && outcome.reason instanceof RedisUnavailableError && target.op === 'releaseHeld') {
+      outcome = await this.#releaseAgain(semaphores, target);
+      retried = target.pick;
+    }
+    const result = outcome.status === 'fulfilled' ? outcome.value : outcomeOfError(outcome.reason);
+    // A short lease the request may have set (its outcome known or not) must have ended before time is said to pass.
+    if ('lease' in target && target.lease === 'short' && (result === UNKNOWN || setsShortLease(target, result))) this.#leases.started(sentAt, performance.now());
+    return { outcome: result, note, ...(retried === undefined ? {} : { retried }) };
+  }
+
+  async #releaseAgain(semaphores: readonly PermitExpirableSemaphore[], step: MutatingExpirableStep): Promise<PromiseSettledResult<StepOutcome>> {
+    let last: PromiseSettledResult<StepOutcome> = { status: 'rejected', reason: new Error('not tried') };
+    for (let tries = 0; tries < RELEASE_TRIES; tries++) {
+      [last] = await Promise.allSettled([this.#call(semaphores, step)]);
+      if (last.status === 'fulfilled' || !(last.reason instanceof RedisUnavailableError)) return last;
+      await new Promise((resolve) => setTimeout(resolve, RELEASE_PAUSE_MS));
+    }
+    return last;
+  }
+
+  async #outcomeOf(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep): Promise<StepOutcome> {
     const sentAt = performance.now();
     try {
       const outcome = await this.#call(semaphores, step);
       if (setsShortLease(step, outcome)) this.#leases.started(sentAt, performance.now());
       return outcome;
     } catch (error) {
-      return `error:${error instanceof Error ? error.name : String(error)}`;
+      const outcome = outcomeOfError(error);
+      if (outcome === UNKNOWN && 'lease' in step && step.lease === 'short') this.#leases.started(sentAt, performance.now());
+      return outcome;
     }
   }
 
@@ -111,6 +324,7 @@ class ExpirableRun implements ModelRunner {
       await this.#leases.pass();
       return 'done';
     }
+    if (step.op === 'inject') return this.#call(semaphores, step.step);
     if (step.op === 'releaseHeld' || step.op === 'updateLeaseHeld') return this.#onHolding(semaphores, step);
     const semaphore = semaphores[step.client] ?? fail(`no client ${step.client}`);
     switch (step.op) {
@@ -125,6 +339,7 @@ class ExpirableRun implements ModelRunner {
         const held = await semaphore.tryAcquire(step.permits, step.lease === 'watchdog' ? {} : { leaseTime: leaseMs(step.lease) });
         if (held === null) return 'null';
         this.#holdings.push(held);
+        this.#takers.push(step.client);
         this.#ids.push(...held.ids);
         return `held:${held.permits}`;
       }
@@ -133,9 +348,13 @@ class ExpirableRun implements ModelRunner {
     }
   }
 
+  #holdingPick(pick: number): number | undefined {
+    return this.#holdings.length === 0 ? undefined : pick % this.#holdings.length;
+  }
+
   // `release()` or `updateLeaseTime(ms)` of the acquisition the step picks (the permits read when there is none).
   async #onHolding(semaphores: readonly PermitExpirableSemaphore[], step: Extract<ExpirableStep, { op: 'releaseHeld' | 'updateLeaseHeld' }>): Promise<StepOutcome> {
-    const holding = this.#holdings.length === 0 ? undefined : this.#holdings[step.pick % this.#holdings.length];
+    const holding = this.#holdings[this.#holdingPick(step.pick) ?? -1];
     if (holding === undefined) return `value:${await (semaphores[0] ?? fail('no client')).availablePermits()}`;
     if (step.op === 'releaseHeld') await holding.release();
     else await holding.updateLeaseTime(leaseMs(step.lease));
@@ -158,6 +377,12 @@ function leaseMs(lease: Exclude<LeaseChoice, 'watchdog'>): number {
 function setsShortLease(step: ExpirableStep, outcome: StepOutcome): boolean {
   if (!('lease' in step) || step.lease !== 'short') return false;
   return outcome.startsWith('held:') || outcome === 'done' || outcome === 'true';
+}
+
+// A call's error in the model's terms: an outcome not learned, or another error by name.
+function outcomeOfError(error: unknown): StepOutcome {
+  if (error instanceof RedisUnavailableError) return UNKNOWN;
+  return `error:${error instanceof Error ? error.name : String(error)}`;
 }
 
 function fail(message: string): never {
