@@ -3,7 +3,7 @@
 // a copy is still recognised by the first run's record), and never once the client is closing.
 import { describe, expect, it } from 'vitest';
 import { LockError, RedisUnavailableError } from '../src/errors/LockError.js';
-import { ONCE_TRIES, runOnce } from '../src/runtime/runOnce.js';
+import { ONCE_TRIES, runOnce, runUntilLanded } from '../src/runtime/runOnce.js';
 
 /** A send that fails with each of `errors` in turn, then resolves 'sent'; counts its tries. */
 function failing(...errors: Error[]) {
@@ -42,5 +42,30 @@ describe('runOnce', () => {
     const closing = failing(unavailable());
     await expect(runOnce(closing.send, { window: 60_000, open: () => false })).rejects.toBeInstanceOf(RedisUnavailableError);
     expect(closing.state.tries).toBe(1);
+  });
+});
+
+describe('runUntilLanded', () => {
+  it('sends again after RedisUnavailableError for as long as the client is open, beyond runOnce tries', async () => {
+    const { state, send } = failing(...Array.from({ length: ONCE_TRIES + 2 }, unavailable));
+    expect(await runUntilLanded(send, { longestPause: 1, open: () => true })).toBe('sent');
+    expect(state.tries).toBe(ONCE_TRIES + 3);
+  });
+
+  it('stops once the client is closing, or at another error', async () => {
+    let open = true;
+    const closing = failing(unavailable(), unavailable(), unavailable());
+    const landing = runUntilLanded(
+      () => {
+        // The client closes while the second try is in flight: no third.
+        if (closing.state.tries === 1) open = false;
+        return closing.send();
+      },
+      { longestPause: 1, open: () => open },
+    );
+    await expect(landing).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(closing.state.tries).toBe(2);
+    const other = failing(new LockError('Redis rejected the script'));
+    await expect(runUntilLanded(other.send, { longestPause: 1, open: () => true })).rejects.toThrow('Redis rejected the script');
   });
 });

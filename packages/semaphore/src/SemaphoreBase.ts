@@ -95,14 +95,15 @@ export abstract class SemaphoreBase {
 
   /**
    * Gives back permits nobody holds, with a command that gives back once however often it runs
-   * (sent again as {@link SemaphoreBase.runOnce} does): a failure is reported by the client's
+   * (`LockRuntime.giveBack`: sent again while Redis is away, in the background once the tries of
+   * {@link SemaphoreBase.runOnce} are spent): a failure is reported by the client's
    * `handledError` event, not thrown.
    *
    * @internal
    */
   protected async giveBack(command: Call<unknown>): Promise<void> {
     const { events } = this.runtime;
-    await this.runtime.runOnce(command).catch((error: unknown) => {
+    await this.runtime.giveBack(command, (error) => {
       if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
     });
   }

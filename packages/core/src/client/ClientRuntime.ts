@@ -11,7 +11,7 @@ import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
 import type { LockRuntime } from '../runtime/LockRuntime.js';
-import { runOnce } from '../runtime/runOnce.js';
+import { runOnce, runUntilLanded } from '../runtime/runOnce.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
@@ -118,6 +118,17 @@ export class ClientRuntime implements LockRuntime {
 
   runOnce<Reply>(command: Call<Reply>): Promise<Reply> {
     return runOnce(() => this.run(command), { window: this.#options.commandTimeout, open: () => !this.#closed });
+  }
+
+  giveBack(command: Call<unknown>, failed: (error: unknown) => void): Promise<void> {
+    const open = () => !this.#closed;
+    return this.runOnce(command).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof RedisUnavailableError) || !open()) return failed(error);
+        void runUntilLanded(() => this.run(command), { longestPause: this.#options.commandTimeout, open }).catch(failed);
+      },
+    );
   }
 
   async publishCommand(): Promise<PublishCommand> {

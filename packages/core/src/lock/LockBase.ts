@@ -406,11 +406,11 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     void this.#releaseQuietly(field, hold);
   }
 
-  // Gives a hold back where nobody awaits the outcome, trying again while Redis is away (a release
-  // by hold id counts once): one that cannot be released expires with its lease.
+  // Gives a hold back where nobody awaits the outcome, trying again while Redis is away and the
+  // client open (a release by hold id counts once): one never released expires with its lease.
   async #releaseQuietly(field: string, hold: string): Promise<void> {
     const { events } = this.#runtime;
-    await this.#runtime.runOnce(this.#kind.release(field, hold)).catch((error: unknown) => {
+    await this.#runtime.giveBack(this.#kind.release(field, hold), (error) => {
       if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
     });
   }

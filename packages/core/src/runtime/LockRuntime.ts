@@ -36,6 +36,15 @@ export interface LockRuntime {
    * the outcome where it can. Rejects with the last error otherwise.
    */
   runOnce<Reply>(call: Call<Reply>): Promise<Reply>;
+  /**
+   * Runs a release by hold id that nobody awaits (a give-back of an acquisition whose outcome was
+   * not learned, or that nobody will keep) as {@link LockRuntime.runOnce} does, and resolves
+   * then; when Redis is still away after that, goes on sending it in the background, with pauses
+   * growing up to `commandTimeout`, until it lands or the client closes: a release by hold id
+   * changes nothing twice whenever it arrives, and what it gives back would otherwise stay taken
+   * (a semaphore's permits for good). A failure that ends it is given to `failed`.
+   */
+  giveBack(call: Call<unknown>, failed: (error: unknown) => void): Promise<void>;
   /** The command lock scripts publish with: `spublish` when lock channels are sharded, else `publish`. */
   publishCommand(): Promise<PublishCommand>;
   /**

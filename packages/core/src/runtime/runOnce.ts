@@ -42,3 +42,22 @@ export async function runOnce<Reply>(send: () => Promise<Reply>, limits: RunOnce
     }
   }
 }
+
+/**
+ * Runs `send`, a release by hold id that nobody awaits (a give-back), until it lands: after
+ * `RedisUnavailableError` it is sent again, with pauses doubling up to `longestPause` ms, for as
+ * long as the client is open. A release by hold id changes nothing twice whenever it arrives (the
+ * hold's mark is gone after its first run), so no window bounds it; what it gives back (permits,
+ * a lock held for nobody) would otherwise stay taken. Any other error ends it at once. Its pauses
+ * never keep the process alive.
+ */
+export async function runUntilLanded<Reply>(send: () => Promise<Reply>, limits: { readonly longestPause: number; open(): boolean }): Promise<Reply> {
+  for (let pause = RETRY_STEP_MS; ; pause = Math.min(pause * 2, limits.longestPause)) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof RedisUnavailableError) || !limits.open()) throw error;
+      await sleep(pause, undefined, { ref: false });
+    }
+  }
+}
