@@ -102,9 +102,9 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     expect(leftBehind(client)).toBe(0);
   });
 
-  it('a hand-off request that arrives twice passes the lock once, within the latch and after it', async () => {
-    // A short command timeout: the release latch remembers an outcome for twice that (1 s: the
-    // re-sent request must come within it, and two reads of the lock come between).
+  it("a hand-off request that arrives twice passes the lock once, while its record remembers and after", async () => {
+    // A short command timeout: the releasing hold's record remembers an outcome for twice that
+    // (1 s: the re-sent request must come within it, and two reads of the lock come between).
     const client = await ctx.client({ commandTimeout: 500 });
     const lock = ctx.lock(client, 'pass-twice');
     const held = await lock.acquire();
@@ -122,10 +122,10 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const first = await runtime.run(request);
     expect(first.status).toBe('passed');
     expect(await passedOnce()).toEqual(once);
-    // Re-sent while the latch remembers: the first outcome, and nothing counted again.
+    // Re-sent while the record remembers: the first outcome, and nothing counted again.
     expect(await runtime.run(request)).toEqual(first);
     expect(await passedOnce()).toEqual(once);
-    // Re-sent after the latch: the releasing hold is gone, so nothing changes.
+    // Re-sent after the record: the releasing hold is gone, so nothing changes.
     await sleep(1_200);
     expect(await runtime.run(request)).toEqual({ status: 'notHeld' });
     expect(await passedOnce()).toEqual(once);

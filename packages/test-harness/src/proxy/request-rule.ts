@@ -4,7 +4,7 @@ import type { FaultControls } from './controls.js';
 export interface RequestMatch {
   /**
    * A string the request's bytes must contain, e.g. a lock name, a key prefix such as
-   * `redisson_unlock_latch:{orders}` or a script's SHA1; or several, every one of which it must
+   * `redisson_lock__channel:{orders}` or a script's SHA1; or several, every one of which it must
    * contain (a lock name and a distinctive argument, say). The empty string matches every request.
    * Bytes match as they are (a request a rule took a shot at, from {@link RequestRule.requests}:
    * its re-sends); a string matches as its UTF-8 bytes.
