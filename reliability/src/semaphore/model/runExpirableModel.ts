@@ -239,6 +239,13 @@ class ExpirableRun implements ModelRunner {
         candidates.push([`${how}, and the give-back of the acquisition at step ${started} landed late`, late]);
       }
     }
+    // Another client's script (a watchdog renewal of the client outside the fault) may have
+    // reclaimed permits whose lease ended while the request was cut off, as every script does first.
+    for (const [how, model] of [...candidates]) {
+      const reclaimed = model.clone();
+      reclaimed.reclaim();
+      candidates.push([`${how}, and expired permits were reclaimed meanwhile`, reclaimed]);
+    }
     const shown = candidates.find(([, model]) => this.#shows(model, state));
     if (shown === undefined) return undefined;
     this.#model.adopt(shown[1]);
