@@ -9,6 +9,10 @@ import { expect, it } from 'vitest';
 // a line `// ...` in a snippet skips example lines, the parts around it must appear in order in
 // the same file. Code blocks in other languages (```js for quoted peer libraries, ```sh) are not
 // run, so they must not show Deadbolt code. See examples/README.md.
+//
+// The comparison ignores layout (whitespace, and a trailing comma Prettier adds where it breaks a
+// call over lines): a snippet in a guide is kept narrow by hand, its example is formatted by
+// Prettier, and the code is the same.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sources = join(root, 'examples/src');
@@ -41,7 +45,10 @@ function blocks(path: string, text: string, firstLine = 1): Block[] {
 function tsdocBlocks(path: string, text: string): Block[] {
   return [...text.matchAll(/\/\*\*[\s\S]*?\*\//g)].flatMap((comment) => {
     const line = text.slice(0, comment.index).split('\n').length;
-    const body = comment[0].split('\n').map((l) => l.replace(/^\s*\/?\*+\/?/, '').replace(/\*\/$/, '')).join('\n');
+    const body = comment[0]
+      .split('\n')
+      .map((l) => l.replace(/^\s*\/?\*+\/?/, '').replace(/\*\/$/, ''))
+      .join('\n');
     return blocks(path, body, line);
   });
 }
@@ -50,7 +57,10 @@ function publishedPackages(): string[] {
   const dir = join(root, 'packages');
   return readdirSync(dir)
     .map((name) => join(dir, name))
-    .filter((path) => existsSync(join(path, 'package.json')) && !JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')).private);
+    .filter(
+      (path) =>
+        existsSync(join(path, 'package.json')) && !JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')).private,
+    );
 }
 
 function tsFiles(dir: string): string[] {
@@ -63,8 +73,12 @@ function allBlocks(): Block[] {
   const markdown = [
     'README.md',
     'docs/index.md',
-    ...readdirSync(join(root, 'docs/guides')).filter((f) => f.endsWith('.md')).map((f) => `docs/guides/${f}`),
-    ...publishedPackages().map((path) => relative(root, join(path, 'README.md'))).filter((path) => existsSync(join(root, path))),
+    ...readdirSync(join(root, 'docs/guides'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/guides/${f}`),
+    ...publishedPackages()
+      .map((path) => relative(root, join(path, 'README.md')))
+      .filter((path) => existsSync(join(root, path))),
   ];
   return [
     ...markdown.flatMap((path) => blocks(path, readFileSync(join(root, path), 'utf8'))),
@@ -74,16 +88,26 @@ function allBlocks(): Block[] {
   ];
 }
 
-const examples = tsFiles(sources).map((file) => ({ file: relative(root, file), lines: normalize(readFileSync(file, 'utf8').split('\n')) }));
+const examples = tsFiles(sources).map((file) => ({
+  file: relative(root, file),
+  lines: normalize(readFileSync(file, 'utf8').split('\n')),
+}));
+
+/** The code of `lines` without its layout: no whitespace, no comma a closing bracket follows. */
+const withoutLayout = (lines: readonly string[]) =>
+  lines
+    .join('')
+    .replace(/\s+/g, '')
+    .replace(/,(?=[)\]}>])/g, '');
 
 /** Where `parts` appear in order in `lines`, or the first part that does not. */
 function firstMissingPart(parts: readonly string[][], lines: readonly string[]): string[] | undefined {
+  const code = withoutLayout(lines);
   let from = 0;
   for (const part of parts) {
-    let at = from;
-    while (at + part.length <= lines.length && !part.every((line, k) => lines[at + k] === line)) at++;
-    if (at + part.length > lines.length) return part;
-    from = at + part.length;
+    const at = code.indexOf(withoutLayout(part), from);
+    if (at < 0) return part;
+    from = at + withoutLayout(part).length;
   }
   return undefined;
 }
@@ -108,7 +132,9 @@ function closestMatch(snippet: readonly string[]): string {
     }
   }
   const differing = `"${snippet[best.matched]}"`;
-  return best.matched === 0 ? `no example has its first line ${differing}` : `closest: ${best.file}, which differs at ${differing}`;
+  return best.matched === 0
+    ? `no example has its first line ${differing}`
+    : `closest: ${best.file}, which differs at ${differing}`;
 }
 
 it('finds the snippets it checks', () => {
@@ -134,6 +160,9 @@ it('code blocks that are not run show no Deadbolt code', () => {
   const problems = allBlocks()
     .filter((block) => !CHECKED.has(block.language) && DEADBOLT_CODE.test(block.lines.join('\n')))
     .filter((block) => block.language !== 'sh' && block.language !== 'bash')
-    .map((block) => `${block.where}: a \`\`\`${block.language || '(no language)'} block with Deadbolt code; make it a \`\`\`ts block from an example`);
+    .map(
+      (block) =>
+        `${block.where}: a \`\`\`${block.language || '(no language)'} block with Deadbolt code; make it a \`\`\`ts block from an example`,
+    );
   expect(problems).toEqual([]);
 });
