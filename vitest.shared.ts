@@ -22,7 +22,9 @@ export function packageProject(name: string, options: { redis?: boolean; timeout
       include: ['test/**/*.test.ts'],
       testTimeout: options.timeoutMs ?? (options.redis ? 60_000 : 10_000),
       hookTimeout: options.redis ? 120_000 : 10_000,
-      ...(options.redis ? { globalSetup: [new URL('./packages/test-harness/src/global-setup.ts', import.meta.url).pathname] } : {}),
+      ...(options.redis
+        ? { globalSetup: [new URL('./packages/test-harness/src/global-setup.ts', import.meta.url).pathname] }
+        : {}),
     },
   };
   return defineProject(config);

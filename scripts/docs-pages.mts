@@ -32,6 +32,8 @@ for (const name of readdirSync(join(root, 'docs/templates')).filter((file) => fi
   console.log(`docs-pages: docs/guides/${name} from ${generated.source}, ${generated.charts.length} charts`);
 }
 if (missing.length > 0) {
-  console.error(`docs-pages: no results to publish; run the suite that writes them and check them in:\n  ${missing.join('\n  ')}`);
+  console.error(
+    `docs-pages: no results to publish; run the suite that writes them and check them in:\n  ${missing.join('\n  ')}`,
+  );
   process.exit(1);
 }

@@ -41,7 +41,12 @@ interface PlannedRelease {
 
 const log = (line: string) => console.log(`release-check: ${line}`);
 
-async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   try {
     const { stdout } = await execute(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
@@ -66,7 +71,8 @@ async function planReleases(work: string, names: readonly string[]): Promise<Pla
   await run(process.execPath, [changeset, 'status', '--output', output], root);
   const { releases } = JSON.parse(readFileSync(output, 'utf8')) as { releases: PlannedRelease[] };
   const unplanned = names.filter((name) => !releases.some((release) => release.name === name));
-  if (unplanned.length > 0) throw new Error(`no pending changeset releases ${unplanned.join(', ')}: add one with \`pnpm changeset\``);
+  if (unplanned.length > 0)
+    throw new Error(`no pending changeset releases ${unplanned.join(', ')}: add one with \`pnpm changeset\``);
   for (const { name, type, oldVersion, newVersion } of releases.filter((release) => names.includes(release.name))) {
     log(`changeset plan: ${name} ${oldVersion} -> ${newVersion} (${type})`);
   }
@@ -80,7 +86,11 @@ async function versionedCopy(work: string): Promise<string> {
   cpSync(root, copy, { recursive: true, filter: (source) => !skipped.test(relative(root, source)) });
   await run(process.execPath, [changeset, 'version'], copy);
   // Links the workspace packages, so that `pnpm pack` can turn `workspace:` ranges into versions.
-  await run('pnpm', ['install', '--offline', '--frozen-lockfile', '--ignore-scripts', '--filter', './packages/*'], copy);
+  await run(
+    'pnpm',
+    ['install', '--offline', '--frozen-lockfile', '--ignore-scripts', '--filter', './packages/*'],
+    copy,
+  );
   return copy;
 }
 
@@ -188,7 +198,12 @@ main().catch((error) => {
 `;
 }
 
-async function installAndRun(work: string, tarballs: readonly string[], names: readonly string[], redisUrl: string): Promise<void> {
+async function installAndRun(
+  work: string,
+  tarballs: readonly string[],
+  names: readonly string[],
+  redisUrl: string,
+): Promise<void> {
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'deadbolt-release-check', private: true }, null, 2));
@@ -196,8 +211,23 @@ async function installAndRun(work: string, tarballs: readonly string[], names: r
   const ioredis = readManifest(join(root, 'packages/adapter-ioredis')).devDependencies?.ioredis;
   const redis = readManifest(join(root, 'packages/adapter-node-redis')).devDependencies?.redis;
   const glide = readManifest(join(root, 'packages/adapter-valkey-glide')).devDependencies?.['@valkey/valkey-glide'];
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs, `ioredis@${ioredis}`, `redis@${redis}`, `@valkey/valkey-glide@${glide}`], app);
-  log(`installed ${tarballs.length} tarballs, ioredis@${ioredis}, redis@${redis} and @valkey/valkey-glide@${glide} into a scratch project`);
+  await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      ...tarballs,
+      `ioredis@${ioredis}`,
+      `redis@${redis}`,
+      `@valkey/valkey-glide@${glide}`,
+    ],
+    app,
+  );
+  log(
+    `installed ${tarballs.length} tarballs, ioredis@${ioredis}, redis@${redis} and @valkey/valkey-glide@${glide} into a scratch project`,
+  );
   for (const format of ['esm', 'cjs'] as const) {
     const file = join(app, `check.${format === 'esm' ? 'mjs' : 'cjs'}`);
     writeFileSync(file, program(format, names));

@@ -1,9 +1,24 @@
 import { parseInfo, sendCommand, type RedisAddress } from '@deadbolt/test-harness';
 
 // The commands the benchmark itself sends to watch the server.
-const OBSERVER_COMMANDS = new Set(['info', 'dbsize', 'flushall', 'pubsub|channels', 'pubsub|numsub', 'pubsub|shardchannels', 'pubsub|shardnumsub']);
+const OBSERVER_COMMANDS = new Set([
+  'info',
+  'dbsize',
+  'flushall',
+  'pubsub|channels',
+  'pubsub|numsub',
+  'pubsub|shardchannels',
+  'pubsub|shardnumsub',
+]);
 // Subscription commands: a client's own round trips, never run by a script.
-const SUBSCRIPTION_COMMANDS = new Set(['subscribe', 'unsubscribe', 'ssubscribe', 'sunsubscribe', 'psubscribe', 'punsubscribe']);
+const SUBSCRIPTION_COMMANDS = new Set([
+  'subscribe',
+  'unsubscribe',
+  'ssubscribe',
+  'sunsubscribe',
+  'psubscribe',
+  'punsubscribe',
+]);
 // Script calls: always a client's own round trip.
 const SCRIPT_COMMANDS = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
 // The commands that set a key's time to live: what a lock renewal does, whoever's script runs it.

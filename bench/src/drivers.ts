@@ -97,7 +97,9 @@ export async function adopt(connection: Uncounted<IoredisConnection | NodeRedisC
     return send(...args);
   };
   const counted = { ...connection, counter } as IoredisConnection | NodeRedisConnection;
-  await (counted.driver === 'ioredis' ? counted.client.script('LOAD', TRIVIAL_SCRIPT) : counted.client.scriptLoad(TRIVIAL_SCRIPT));
+  await (counted.driver === 'ioredis'
+    ? counted.client.script('LOAD', TRIVIAL_SCRIPT)
+    : counted.client.scriptLoad(TRIVIAL_SCRIPT));
   return counted;
 }
 
@@ -123,7 +125,9 @@ async function adoptGlide(client: GlideClient, connection: GlideClientConfigurat
 /** One EVALSHA of a trivial script on the connection: the unit every floor is made of. */
 export function trivialScript(connection: Connection): Promise<unknown> {
   if (connection.driver === 'valkey-glide') return connection.client.customCommand(['EVALSHA', TRIVIAL_SHA, '0']);
-  return connection.driver === 'ioredis' ? connection.client.evalsha(TRIVIAL_SHA, 0) : connection.client.evalSha(TRIVIAL_SHA);
+  return connection.driver === 'ioredis'
+    ? connection.client.evalsha(TRIVIAL_SHA, 0)
+    : connection.client.evalSha(TRIVIAL_SHA);
 }
 
 /** Closes a connection the benchmark made. */

@@ -9,7 +9,16 @@ import { startReplicated, startServers, startStandalone } from '@deadbolt/test-h
 import type { Contender } from './contenders/Contender.js';
 import { CONTENDERS, isDeadbolt } from './contenders/index.js';
 import type { Address } from './drivers.js';
-import { compareWithDeadbolt, keepHeadlineRepetitions, participants, recordOutcome, renderMarkdown, startScenario, type BenchResults, type ScenarioSpec } from './report.js';
+import {
+  compareWithDeadbolt,
+  keepHeadlineRepetitions,
+  participants,
+  recordOutcome,
+  renderMarkdown,
+  startScenario,
+  type BenchResults,
+  type ScenarioSpec,
+} from './report.js';
 import type { Figures } from './repetitions.js';
 import { fenced, FENCED } from './scenarios/fenced.js';
 import { costByWaiters, fairVersusPlain, type HandoffReports } from './scenarios/derived.js';
@@ -52,18 +61,26 @@ const results: BenchResults = {
  * Runs a scenario for every contender that has its feature: `run` gets them all and returns
  * each one's figures per repetition, or its error.
  */
-async function repeated(spec: ScenarioSpec, run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>, contenders = CONTENDERS) {
+async function repeated(
+  spec: ScenarioSpec,
+  run: (contenders: readonly Contender[]) => Promise<Map<string, Outcome>>,
+  contenders = CONTENDERS,
+) {
   console.log(spec.title);
   const report = startScenario(spec, contenders);
   const taking = participants(report, contenders);
   const outcomes = await run(taking);
-  for (const contender of taking) recordOutcome(report, contender, outcomes.get(contender.id) ?? new Error('no outcome'));
+  for (const contender of taking)
+    recordOutcome(report, contender, outcomes.get(contender.id) ?? new Error('no outcome'));
   results.scenarios.push(report);
   return report;
 }
 
 /** Runs a scenario with the contenders taking turns (see turns.ts), repeated when it has headline figures. */
-function scenarioTogether(spec: ScenarioSpec, run: (contenders: readonly Contender[], repetitions: number) => Promise<Map<string, Outcome>>) {
+function scenarioTogether(
+  spec: ScenarioSpec,
+  run: (contenders: readonly Contender[], repetitions: number) => Promise<Map<string, Outcome>>,
+) {
   return repeated(spec, (contenders) => run(contenders, repetitionsOf(spec)));
 }
 
@@ -91,35 +108,56 @@ function repetitionsOf(spec: ScenarioSpec): number {
 const server = await startStandalone();
 const address: Address = { host: server.host, port: server.port };
 try {
-  await scenarioTogether(UNCONTENDED, (contenders, repetitions) => uncontended(contenders, address, size.uncontended, repetitions));
+  await scenarioTogether(UNCONTENDED, (contenders, repetitions) =>
+    uncontended(contenders, address, size.uncontended, repetitions),
+  );
   const deadbolts = CONTENDERS.filter(isDeadbolt);
-  const listenersReport = await repeated(LISTENERS, (contenders) => uncontended(contenders, address, size.uncontended, repetitionsOf(LISTENERS)), [...deadbolts, ...deadbolts.map(listened)]);
+  const listenersReport = await repeated(
+    LISTENERS,
+    (contenders) => uncontended(contenders, address, size.uncontended, repetitionsOf(LISTENERS)),
+    [...deadbolts, ...deadbolts.map(listened)],
+  );
   for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
     listenersReport.absent.push({ contender: peer.id, reason: "Deadbolt only: what its own client's events cost" });
   }
   const replicated = await startReplicated();
   try {
-    const fencedReport = await scenario(FENCED, (contender) => fenced(contender, replicated, size.fenced), CONTENDERS.filter(isDeadbolt));
+    const fencedReport = await scenario(
+      FENCED,
+      (contender) => fenced(contender, replicated, size.fenced),
+      CONTENDERS.filter(isDeadbolt),
+    );
     for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
       fencedReport.absent.push({ contender: peer.id, reason: 'no fencing tokens or replica sync' });
     }
   } finally {
     await replicated.stop();
   }
-  await scenarioTogether(PARALLEL, (contenders, repetitions) => parallel(contenders, address, size.parallel, repetitions));
+  await scenarioTogether(PARALLEL, (contenders, repetitions) =>
+    parallel(contenders, address, size.parallel, repetitions),
+  );
   await handoffScenarios();
   await scenario(READ_WRITE, (contender) => readWrite(contender, address, size.readWrite));
   const servers = await startServers(5);
   try {
     const addresses = servers.nodes.map(({ host, port }) => ({ host, port }));
-    await scenarioTogether(REDLOCK, (contenders, repetitions) => redlock(contenders, addresses, size.redlock, repetitions));
+    await scenarioTogether(REDLOCK, (contenders, repetitions) =>
+      redlock(contenders, addresses, size.redlock, repetitions),
+    );
   } finally {
     await servers.stop();
   }
   await scenario(watchdogSpec(size.watchdog), (contender) => watchdog(contender, address, size.watchdog));
-  const memoryReport = await scenario(memorySpec(size.memory), (contender) => memory(contender, address, size.memory), CONTENDERS.filter(isDeadbolt));
+  const memoryReport = await scenario(
+    memorySpec(size.memory),
+    (contender) => memory(contender, address, size.memory),
+    CONTENDERS.filter(isDeadbolt),
+  );
   for (const peer of CONTENDERS.filter((contender) => !isDeadbolt(contender))) {
-    memoryReport.absent.push({ contender: peer.id, reason: 'not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt\'s adapters only' });
+    memoryReport.absent.push({
+      contender: peer.id,
+      reason: "not run: the 10-minute budget of `pnpm bench` fits the million cycles for Deadbolt's adapters only",
+    });
   }
   await semaphoreScenarios();
 } finally {
@@ -151,7 +189,12 @@ async function handoffScenarios(): Promise<void> {
     const run = (kind: RegisteredKind, waiters: number) =>
       scenario(handoffSpec(kind, waiters, size.handoff), async (contender) => {
         try {
-          return await handoff(pool, contender, address, { kind, tasks: waiters / pool.size, holdMs: 0, ...size.handoff });
+          return await handoff(pool, contender, address, {
+            kind,
+            tasks: waiters / pool.size,
+            holdMs: 0,
+            ...size.handoff,
+          });
         } catch (error) {
           // A run that broke may have left a worker mid-job: start afresh for the next one.
           await pool.close();
@@ -160,11 +203,18 @@ async function handoffScenarios(): Promise<void> {
         }
       });
     // One after the other, in this order.
-    const handoffs: HandoffReports = { plain8: await run(LOCK, 8), plain128: await run(LOCK, 128), fair8: await run(FAIR_LOCK, 8), fair128: await run(FAIR_LOCK, 128) };
+    const handoffs: HandoffReports = {
+      plain8: await run(LOCK, 8),
+      plain128: await run(LOCK, 128),
+      fair8: await run(FAIR_LOCK, 8),
+      fair128: await run(FAIR_LOCK, 128),
+    };
     results.scenarios.push(costByWaiters(handoffs, CONTENDERS), fairVersusPlain(handoffs, CONTENDERS));
     for (const { holdMs, waiters } of HELD_HANDOFFS) {
       const drainMs = heldDrainMs(holdMs, waiters);
-      await scenario(heldHandoffSpec(holdMs, waiters), (contender) => handoff(pool, contender, address, { kind: LOCK, tasks: waiters / pool.size, holdMs, drainMs, ...size.held }));
+      await scenario(heldHandoffSpec(holdMs, waiters), (contender) =>
+        handoff(pool, contender, address, { kind: LOCK, tasks: waiters / pool.size, holdMs, drainMs, ...size.held }),
+      );
     }
   } finally {
     await pool.close();
@@ -177,10 +227,15 @@ async function handoffScenarios(): Promise<void> {
  */
 async function semaphoreScenarios(): Promise<void> {
   const { permits, contended, waiting } = size.semaphore;
-  await scenarioTogether(SEMAPHORE_UNCONTENDED, (contenders, repetitions) => semaphoreUncontended(contenders, address, size.semaphore, repetitions));
+  await scenarioTogether(SEMAPHORE_UNCONTENDED, (contenders, repetitions) =>
+    semaphoreUncontended(contenders, address, size.semaphore, repetitions),
+  );
   let pool = await WorkerPool.start(4);
   try {
-    for (const shape of [{ limit: permits, permits: 1 }, { limit: permits, permits: 2 }]) {
+    for (const shape of [
+      { limit: permits, permits: 1 },
+      { limit: permits, permits: 2 },
+    ]) {
       await scenario(semaphoreContendedSpec(shape, pool.size, contended), async (contender) => {
         try {
           return await semaphoreContended(pool, contender, address, shape, contended);
@@ -195,5 +250,7 @@ async function semaphoreScenarios(): Promise<void> {
   } finally {
     await pool.close();
   }
-  await scenario(semaphoreWaitingSpec({ permits, ...waiting }), (contender) => semaphoreWaiting(contender, address, { permits, ...waiting }));
+  await scenario(semaphoreWaitingSpec({ permits, ...waiting }), (contender) =>
+    semaphoreWaiting(contender, address, { permits, ...waiting }),
+  );
 }

@@ -41,10 +41,17 @@ export function median(values: readonly number[]): number {
  * the worst: `across` names those), and every key's values in repetition order, rounded for
  * display like the figures.
  */
-export function summarize(repetitions: readonly Figures[], across: Readonly<Record<string, Across>> = {}): { figures: Figures; repetitions: Record<string, number[]> } {
+export function summarize(
+  repetitions: readonly Figures[],
+  across: Readonly<Record<string, Across>> = {},
+): { figures: Figures; repetitions: Record<string, number[]> } {
   const keys = [...new Set(repetitions.flatMap((figures) => Object.keys(figures)))];
   const values = Object.fromEntries(keys.map((key) => [key, repetitions.map((figures) => figures[key] ?? Number.NaN)]));
-  const combine = { median, max: (list: readonly number[]) => Math.max(...list), min: (list: readonly number[]) => Math.min(...list) };
+  const combine = {
+    median,
+    max: (list: readonly number[]) => Math.max(...list),
+    min: (list: readonly number[]) => Math.min(...list),
+  };
   return {
     figures: Object.fromEntries(keys.map((key) => [key, round(combine[across[key] ?? 'median'](values[key]!))])),
     repetitions: Object.fromEntries(keys.map((key) => [key, values[key]!.map(round)])),
@@ -54,21 +61,33 @@ export function summarize(repetitions: readonly Figures[], across: Readonly<Reco
 /** The repetitions of a row back as one record of figures each: what derived tables are computed from. */
 export function byRepetition(repetitions: Readonly<Record<string, readonly number[]>>): Figures[] {
   const count = Math.max(0, ...Object.values(repetitions).map((values) => values.length));
-  return Array.from({ length: count }, (_, index) => Object.fromEntries(Object.entries(repetitions).map(([key, values]) => [key, values[index] ?? Number.NaN])));
+  return Array.from({ length: count }, (_, index) =>
+    Object.fromEntries(Object.entries(repetitions).map(([key, values]) => [key, values[index] ?? Number.NaN])),
+  );
 }
 
 /**
  * Deadbolt's figures against a peer's, repetition by repetition (`mine[i]` with `theirs[i]`),
  * with `better` saying which way is better; undefined when no repetition has both figures.
  */
-export function advantage(mine: readonly number[], theirs: readonly number[], better: 'higher' | 'lower'): Advantage | undefined {
+export function advantage(
+  mine: readonly number[],
+  theirs: readonly number[],
+  better: 'higher' | 'lower',
+): Advantage | undefined {
   const ratios = mine
     .slice(0, theirs.length)
     .map((ours, index) => (better === 'higher' ? ours / theirs[index]! : theirs[index]! / ours))
     .filter((ratio) => !Number.isNaN(ratio))
     .map(round);
   if (ratios.length === 0) return undefined;
-  return { median: round(median(ratios)), min: Math.min(...ratios), max: Math.max(...ratios), ratios, call: callOf(ratios) };
+  return {
+    median: round(median(ratios)),
+    min: Math.min(...ratios),
+    max: Math.max(...ratios),
+    ratios,
+    call: callOf(ratios),
+  };
 }
 
 /** Ahead when every ratio is above 1, behind when every one is below; a spread that reaches 1 is noise. */

@@ -81,7 +81,12 @@ export interface BenchResults {
   /** How many times each scenario with headline figures ran (see {@link renderMarkdown}'s intro). */
   readonly repetitions: number;
   durationSeconds: number;
-  readonly contenders: readonly { readonly id: string; readonly library: string; readonly driver: string; readonly settings: string }[];
+  readonly contenders: readonly {
+    readonly id: string;
+    readonly library: string;
+    readonly driver: string;
+    readonly settings: string;
+  }[];
   readonly scenarios: ScenarioReport[];
   /** The issue's targets, checked against this run (see targets.ts). */
   targets: string[];
@@ -116,12 +121,22 @@ export function recordOutcome(report: ScenarioReport, contender: Contender, outc
     report.absent.push({ contender: contender.id, reason: `failed: ${message}` });
     return;
   }
-  report.rows.push({ contender: contender.id, library: contender.library, driver: contender.driver, ...summarizeRow(report, outcome) });
+  report.rows.push({
+    contender: contender.id,
+    library: contender.library,
+    driver: contender.driver,
+    ...summarizeRow(report, outcome),
+  });
 }
 
 /** A row's figures and repetitions from one record of figures per repetition, by the report's columns. */
-export function summarizeRow(report: ScenarioSpec, repetitions: readonly Figures[]): Pick<Row, 'figures' | 'repetitions'> {
-  const across = Object.fromEntries(report.columns.flatMap((column) => (column.across ? [[column.key, column.across]] : [])));
+export function summarizeRow(
+  report: ScenarioSpec,
+  repetitions: readonly Figures[],
+): Pick<Row, 'figures' | 'repetitions'> {
+  const across = Object.fromEntries(
+    report.columns.flatMap((column) => (column.across ? [[column.key, column.across]] : [])),
+  );
   return summarize(repetitions, across);
 }
 
@@ -130,10 +145,13 @@ export function compareWithDeadbolt(report: ScenarioReport, contenders: readonly
   const deadboltIds = new Set(contenders.filter(isDeadbolt).map((contender) => contender.id));
   const isOurs = (row: Row) => row.library === DEADBOLT;
   // A row that ran once (or was derived without repetitions) compares on its one figure.
-  const values = (row: Row | undefined, key: string) => row?.repetitions?.[key] ?? (row?.figures[key] === undefined ? [] : [row.figures[key]]);
+  const values = (row: Row | undefined, key: string) =>
+    row?.repetitions?.[key] ?? (row?.figures[key] === undefined ? [] : [row.figures[key]]);
   for (const row of report.rows) {
     if (isOurs(row)) continue;
-    const ours = report.rows.find((candidate) => deadboltIds.has(candidate.contender) && candidate.driver === row.driver);
+    const ours = report.rows.find(
+      (candidate) => deadboltIds.has(candidate.contender) && candidate.driver === row.driver,
+    );
     for (const { key, better } of report.headlines ?? []) {
       const compared = advantage(values(ours, key), values(row, key), better);
       if (compared) row.deadboltAdvantage = { ...row.deadboltAdvantage, [key]: compared };
@@ -183,8 +201,8 @@ function repetitionsIntro(repetitions: number): string {
     `Each scenario with headline figures (those a "Deadbolt ×" column compares) runs ${repetitions} times, interleaved across the contenders: the first repetition of every contender, then the second of every contender, and so on, so that a machine that drifts during the run weighs on all of them alike.`,
     `In scenarios 1, 2, 6 and 9a, where the contenders take turns block by block, a repetition is one of ${repetitions} equal groups of consecutive counted rounds (every contender's blocks in those rounds), and its figures are computed from those blocks alone; in scenarios 3, 3c, 4, 7, 9b and 9c a repetition is a whole run of the contender (its worker processes' session, its floors and counters), each contender's first run before any second.`,
     'Every figure in a table is the median of the repetitions (except two checks that must hold in each: overlapping grants give the largest, locks alive at the end the fewest); a headline figure is followed by its spread, from the smallest repetition to the largest, in parentheses.',
-    'Each "Deadbolt ×" column divides Deadbolt\'s headline figure on the same driver by the row\'s repetition by repetition (Deadbolt\'s first with the peer\'s first, and so on), turned so that above 1 means Deadbolt is ahead, and gives the median ratio with its spread, as in `0.93 (0.88–0.97)`.',
-    'A ratio is called ahead or behind (in the targets) only when every repetition\'s ratio is on the same side of 1; a spread that reaches 1 is within noise.',
+    "Each \"Deadbolt ×\" column divides Deadbolt's headline figure on the same driver by the row's repetition by repetition (Deadbolt's first with the peer's first, and so on), turned so that above 1 means Deadbolt is ahead, and gives the median ratio with its spread, as in `0.93 (0.88–0.97)`.",
+    "A ratio is called ahead or behind (in the targets) only when every repetition's ratio is on the same side of 1; a spread that reaches 1 is within noise.",
     'Scenarios without headline figures (1b, 5, 8) run once; 3b and 4b are computed per repetition from the runs of 3 and 4.',
   ].join(' ');
 }
@@ -192,17 +210,27 @@ function repetitionsIntro(repetitions: number): string {
 function renderScenario(scenario: ScenarioReport): string[] {
   const headlines = scenario.headlines ?? [];
   const labelOf = (key: string) => scenario.columns.find((column) => column.key === key)?.label ?? key;
-  const header = ['contender', ...scenario.columns.map((column) => column.label), ...headlines.map(({ key }) => `Deadbolt × (${labelOf(key)})`)];
+  const header = [
+    'contender',
+    ...scenario.columns.map((column) => column.label),
+    ...headlines.map(({ key }) => `Deadbolt × (${labelOf(key)})`),
+  ];
   const lines = [`## ${scenario.title}`, '', `Measures: ${scenario.measures}`, '', `Floor: ${scenario.floor}`, ''];
   if (headlines.length > 0) {
-    lines.push(`Compared on: ${headlines.map(({ key, better }) => `${labelOf(key)} (${better} is better)`).join(', ')}.`, '');
+    lines.push(
+      `Compared on: ${headlines.map(({ key, better }) => `${labelOf(key)} (${better} is better)`).join(', ')}.`,
+      '',
+    );
   }
   if (scenario.rows.length > 0) {
     lines.push(`| ${header.join(' | ')} |`, `|${' --- |'.repeat(header.length)}`);
     for (const row of scenario.rows) {
       const cells = scenario.columns.map(({ key }) => {
         const values = headlines.some((headline) => headline.key === key) ? row.repetitions?.[key] : undefined;
-        return withSpread(row.figures[key], values === undefined ? undefined : { min: Math.min(...values), max: Math.max(...values) });
+        return withSpread(
+          row.figures[key],
+          values === undefined ? undefined : { min: Math.min(...values), max: Math.max(...values) },
+        );
       });
       const advantage = headlines.map(({ key }) => {
         const ratio = row.deadboltAdvantage?.[key];

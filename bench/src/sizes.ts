@@ -44,7 +44,14 @@ export const SIZES = {
     semaphore: {
       permits: 4,
       uncontended: { cycles: 1_500, blocks: 3 },
-      contended: { tasksPerProcess: 4, holdMs: 2, acquisitionsPerProcess: 300, maxMs: 2_000, drainMs: 1_500, idleFloorSamples: 100 },
+      contended: {
+        tasksPerProcess: 4,
+        holdMs: 2,
+        acquisitionsPerProcess: 300,
+        maxMs: 2_000,
+        drainMs: 1_500,
+        idleFloorSamples: 100,
+      },
       waiting: { waiters: 64, windowMs: 2_000, drainMs: 5_000 },
     },
   },
@@ -66,7 +73,14 @@ export const SIZES = {
     semaphore: {
       permits: 4,
       uncontended: { cycles: 30, blocks: 1 },
-      contended: { tasksPerProcess: 2, holdMs: 2, acquisitionsPerProcess: 10, maxMs: 400, drainMs: 500, idleFloorSamples: 10 },
+      contended: {
+        tasksPerProcess: 2,
+        holdMs: 2,
+        acquisitionsPerProcess: 10,
+        maxMs: 400,
+        drainMs: 500,
+        idleFloorSamples: 10,
+      },
       waiting: { waiters: 8, windowMs: 200, drainMs: 2_000 },
     },
   },

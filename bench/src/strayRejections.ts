@@ -9,6 +9,8 @@ export function tolerateStrayRejections(where: string): void {
     // The first one tells what it is; the rest would drown the progress lines.
     if (count++ > 0) return;
     const message = reason instanceof Error ? reason.message : String(reason);
-    console.error(`[${where}] unhandled rejection raised by a library, ignored (further ones are not shown): ${message}`);
+    console.error(
+      `[${where}] unhandled rejection raised by a library, ignored (further ones are not shown): ${message}`,
+    );
   });
 }

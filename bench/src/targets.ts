@@ -20,15 +20,23 @@ export interface TargetInputs {
 
 /** One line per target and Deadbolt row: reached or not, with the numbers that say why. */
 export function checkTargets(results: BenchResults, inputs: TargetInputs): string[] {
-  return [...uncontendedTarget(results, inputs), ...listenerTarget(results), ...handoffTarget(results), ...costTarget(results), ...peerTarget(results)];
+  return [
+    ...uncontendedTarget(results, inputs),
+    ...listenerTarget(results),
+    ...handoffTarget(results),
+    ...costTarget(results),
+    ...peerTarget(results),
+  ];
 }
 
 // What an uncontended cycle sends besides the script's SHA and key count: the acquire's and the
 // release's keys and arguments, as the plain lock's commands build them.
 const SAMPLE_HOLD = { name: 'orders', field: 'client:owner', hold: 'instance:1' };
 const SAMPLE_CONTEXT = { publish: 'publish', recordTtl: 1, now: 0, deadline: 1 } as const;
-const sent = <Input>(command: Command<Input, unknown>, input: Input) => command.keys(input).length + command.args(input, SAMPLE_CONTEXT).length;
-const CYCLE_KEYS_AND_ARGUMENTS = sent(lockCommands.acquire, { ...SAMPLE_HOLD, lease: 1 }) + sent(lockCommands.release, SAMPLE_HOLD);
+const sent = <Input>(command: Command<Input, unknown>, input: Input) =>
+  command.keys(input).length + command.args(input, SAMPLE_CONTEXT).length;
+const CYCLE_KEYS_AND_ARGUMENTS =
+  sent(lockCommands.acquire, { ...SAMPLE_HOLD, lease: 1 }) + sent(lockCommands.release, SAMPLE_HOLD);
 
 function uncontendedTarget(results: BenchResults, { ownCostUs }: TargetInputs): string[] {
   return deadboltRows(find(results, 'uncontended')).map(({ contender, figures }) => {
@@ -71,7 +79,7 @@ function handoffTarget(results: BenchResults): string[] {
       if (idle <= HANDOFF_TARGET) return `${head}: reached.`;
       return (
         `${head}: ${loaded <= HANDOFF_TARGET ? 'reached against the loaded floor only' : 'not reached'}. ` +
-        'A handoff to another process takes at least two round trips (the release, whose PUBLISH reaches the waiting process\'s subscriber connection, then that waiter\'s attempt), ' +
+        "A handoff to another process takes at least two round trips (the release, whose PUBLISH reaches the waiting process's subscriber connection, then that waiter's attempt), " +
         'and each hop wakes a process: with 4 contending processes, the probe and redis-server on 2 cores, every wake-up waits for a core, which the idle floor does not pay and the loaded floor does.'
       );
     }),
@@ -96,15 +104,18 @@ function costTarget(results: BenchResults): string[] {
  */
 export function peerTarget(results: BenchResults): string[] {
   // Scenario 1c compares Deadbolt with itself (with listeners), not with a peer.
-  const comparisons = results.scenarios.filter(({ id }) => id !== LISTENERS.id).flatMap((scenario) =>
-    scenario.rows.flatMap((row) =>
-      Object.entries(row.deadboltAdvantage ?? {}).map(([key, advantage]) => ({
-        call: advantage.call,
-        line: `${scenario.title}, ${scenario.columns.find((column) => column.key === key)?.label ?? key}, against ${row.contender}: × ${withSpread(advantage.median, advantage)}`,
-      })),
-    ),
-  );
-  const listed = (call: Call) => comparisons.filter((comparison) => comparison.call === call).map(({ line }) => `  - ${line}`);
+  const comparisons = results.scenarios
+    .filter(({ id }) => id !== LISTENERS.id)
+    .flatMap((scenario) =>
+      scenario.rows.flatMap((row) =>
+        Object.entries(row.deadboltAdvantage ?? {}).map(([key, advantage]) => ({
+          call: advantage.call,
+          line: `${scenario.title}, ${scenario.columns.find((column) => column.key === key)?.label ?? key}, against ${row.contender}: × ${withSpread(advantage.median, advantage)}`,
+        })),
+      ),
+    );
+  const listed = (call: Call) =>
+    comparisons.filter((comparison) => comparison.call === call).map(({ line }) => `  - ${line}`);
   const behind = listed('behind');
   const noise = listed('within noise');
   const ahead = comparisons.length - behind.length - noise.length;
@@ -113,8 +124,16 @@ export function peerTarget(results: BenchResults): string[] {
     behind.length === 0 && noise.length === 0
       ? `Every Deadbolt headline figure is ahead of every peer that offers the feature, in ${repetitions}: reached.`
       : `Deadbolt is ahead of a peer on ${ahead} of ${comparisons.length} headline comparisons (Deadbolt × above 1 in ${repetitions}).`,
-    ...(behind.length > 0 ? [`Deadbolt is behind a peer on these headline figures (Deadbolt × below 1 in ${repetitions}):\n${behind.join('\n')}`] : []),
-    ...(noise.length > 0 ? [`Within noise (the repetitions' ratios on both sides of 1, or at 1), neither ahead nor behind:\n${noise.join('\n')}`] : []),
+    ...(behind.length > 0
+      ? [
+          `Deadbolt is behind a peer on these headline figures (Deadbolt × below 1 in ${repetitions}):\n${behind.join('\n')}`,
+        ]
+      : []),
+    ...(noise.length > 0
+      ? [
+          `Within noise (the repetitions' ratios on both sides of 1, or at 1), neither ahead nor behind:\n${noise.join('\n')}`,
+        ]
+      : []),
   ];
 }
 

@@ -39,12 +39,30 @@ describe('the comparison report', () => {
       },
     ]);
     expect(rows).toMatchObject([
-      { figure: 'per second', base: 100, head: 110, ratio: { ratios: [1.1, 0.9, 1.2], median: 1.1, call: 'within noise' } },
+      {
+        figure: 'per second',
+        base: 100,
+        head: 110,
+        ratio: { ratios: [1.1, 0.9, 1.2], median: 1.1, call: 'within noise' },
+      },
       { figure: 'wait ms', base: 10, head: 20, ratio: { ratios: [0.5, 2, 0.25], median: 0.5, call: 'within noise' } },
     ]);
-    const [better] = comparedRows([{ scenario, driver: 'node-redis', base: [{ perSecond: 1, waitMs: 2 }], head: [{ perSecond: 2, waitMs: 4 }] }]);
+    const [better] = comparedRows([
+      { scenario, driver: 'node-redis', base: [{ perSecond: 1, waitMs: 2 }], head: [{ perSecond: 2, waitMs: 4 }] },
+    ]);
     expect(better?.ratio?.call).toBe('ahead');
-    const markdown = renderComparison({ date: 'd', machine: 'm', baseRef: 'v1', baseCommit: 'abc', headRef: 'this checkout', headCommit: 'def', pairs: 3 }, rows);
+    const markdown = renderComparison(
+      {
+        date: 'd',
+        machine: 'm',
+        baseRef: 'v1',
+        baseCommit: 'abc',
+        headRef: 'this checkout',
+        headCommit: 'def',
+        pairs: 3,
+      },
+      rows,
+    );
     expect(markdown).toContain('| T. Test | ioredis | per second | 100 | 110 | 1.1 (0.9–1.2) | within noise |');
   });
 });
@@ -52,20 +70,28 @@ describe('the comparison report', () => {
 describe('the compared runs, on this checkout', () => {
   const checkout = fileURLToPath(new URL('../..', import.meta.url));
 
-  it.each(COMPARED_SCENARIOS.map((compared) => [compared.title, compared] as const))('%s runs and measures every figure it reports', async (_title, compared) => {
-    const server = await startStandalone();
-    try {
-      const figures = await compared.run(checkout, 'ioredis', server.port, 0);
-      for (const { key } of compared.figures) expect(figures[key], key).toBeGreaterThan(0);
-    } finally {
-      await server.stop();
-    }
-  });
+  it.each(COMPARED_SCENARIOS.map((compared) => [compared.title, compared] as const))(
+    '%s runs and measures every figure it reports',
+    async (_title, compared) => {
+      const server = await startStandalone();
+      try {
+        const figures = await compared.run(checkout, 'ioredis', server.port, 0);
+        for (const { key } of compared.figures) expect(figures[key], key).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   it('a worker that fails stops the others, which would wait for a start that never comes, and the run rejects', async () => {
     const server = await startStandalone();
     try {
-      const working: CompareJob = { checkout, driver: 'ioredis', port: server.port, work: { kind: 'cycles', tasks: 1, cyclesPerTask: 1 } };
+      const working: CompareJob = {
+        checkout,
+        driver: 'ioredis',
+        port: server.port,
+        work: { kind: 'cycles', tasks: 1, cyclesPerTask: 1 },
+      };
       const failing: CompareJob = { ...working, checkout: '/nonexistent-deadbolt-checkout' };
       await expect(runWorkers([working, failing])).rejects.toThrow(/a compare worker exited/);
     } finally {

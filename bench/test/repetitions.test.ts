@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENDERS } from '../src/contenders/index.js';
 import { advantage, byRepetition, callOf, median, summarize } from '../src/repetitions.js';
-import { compareWithDeadbolt, keepHeadlineRepetitions, recordOutcome, startScenario, withSpread, type BenchResults, type ScenarioReport } from '../src/report.js';
+import {
+  compareWithDeadbolt,
+  keepHeadlineRepetitions,
+  recordOutcome,
+  startScenario,
+  withSpread,
+  type BenchResults,
+  type ScenarioReport,
+} from '../src/report.js';
 import { costByWaiters } from '../src/scenarios/derived.js';
 import { oneAfterTheOther, takeTurns } from '../src/scenarios/turns.js';
 import { peerTarget } from '../src/targets.js';
@@ -9,7 +17,11 @@ import { peerTarget } from '../src/targets.js';
 // What turns the repetitions into the report (issue 16), without Redis: medians, spreads, the
 // ratios paired repetition by repetition, and a side called only when every ratio agrees on it.
 
-const [ours, peer, other] = CONTENDERS.filter((contender) => contender.driver === 'ioredis') as [(typeof CONTENDERS)[number], (typeof CONTENDERS)[number], (typeof CONTENDERS)[number]];
+const [ours, peer, other] = CONTENDERS.filter((contender) => contender.driver === 'ioredis') as [
+  (typeof CONTENDERS)[number],
+  (typeof CONTENDERS)[number],
+  (typeof CONTENDERS)[number],
+];
 
 /** A scenario with one headline (cycles/s, higher is better) and a check column. */
 function report(): ScenarioReport {
@@ -97,7 +109,12 @@ describe('a scenario compared with Deadbolt', () => {
     expect(row?.figures['cyclesPerSecond']).toBe(115);
     expect(row?.repetitions?.['cyclesPerSecond']).toEqual([125, 115, 105]);
     // 100/125, 110/115, 120/105: the spread crosses 1.
-    expect(row?.deadboltAdvantage?.['cyclesPerSecond']).toMatchObject({ median: 0.957, min: 0.8, max: 1.14, call: 'within noise' });
+    expect(row?.deadboltAdvantage?.['cyclesPerSecond']).toMatchObject({
+      median: 0.957,
+      min: 0.8,
+      max: 1.14,
+      call: 'within noise',
+    });
     keepHeadlineRepetitions(scenario);
     expect(Object.keys(row?.repetitions ?? {})).toEqual(['cyclesPerSecond']);
   });
@@ -106,14 +123,31 @@ describe('a scenario compared with Deadbolt', () => {
     const behind = compared([130, 140, 150]);
     const noise = compared([125, 115, 105]);
     const ahead = compared([50, 60, 70]);
-    const results = (scenarios: ScenarioReport[]): BenchResults => ({ date: '', machine: '', smoke: true, repetitions: 3, durationSeconds: 0, contenders: [], scenarios, targets: [] });
+    const results = (scenarios: ScenarioReport[]): BenchResults => ({
+      date: '',
+      machine: '',
+      smoke: true,
+      repetitions: 3,
+      durationSeconds: 0,
+      contenders: [],
+      scenarios,
+      targets: [],
+    });
 
     const lines = peerTarget(results([behind, noise, ahead]));
-    expect(lines[0]).toBe('Deadbolt is ahead of a peer on 1 of 3 headline comparisons (Deadbolt × above 1 in all 3 repetitions).');
-    expect(lines[1]).toMatch(/^Deadbolt is behind a peer .*\n {2}- T\. Test, cycles\/s, against redlock4\/ioredis: × 0\.786 \(0\.769–0\.8\)$/);
-    expect(lines[2]).toMatch(/^Within noise .*\n {2}- T\. Test, cycles\/s, against redlock4\/ioredis: × 0\.957 \(0\.8–1\.14\)$/);
+    expect(lines[0]).toBe(
+      'Deadbolt is ahead of a peer on 1 of 3 headline comparisons (Deadbolt × above 1 in all 3 repetitions).',
+    );
+    expect(lines[1]).toMatch(
+      /^Deadbolt is behind a peer .*\n {2}- T\. Test, cycles\/s, against redlock4\/ioredis: × 0\.786 \(0\.769–0\.8\)$/,
+    );
+    expect(lines[2]).toMatch(
+      /^Within noise .*\n {2}- T\. Test, cycles\/s, against redlock4\/ioredis: × 0\.957 \(0\.8–1\.14\)$/,
+    );
     expect(lines).toHaveLength(3);
-    expect(peerTarget(results([ahead]))).toEqual(['Every Deadbolt headline figure is ahead of every peer that offers the feature, in all 3 repetitions: reached.']);
+    expect(peerTarget(results([ahead]))).toEqual([
+      'Every Deadbolt headline figure is ahead of every peer that offers the feature, in all 3 repetitions: reached.',
+    ]);
   });
 
   it('derives a table per repetition from the runs it is computed from', () => {
@@ -122,11 +156,18 @@ describe('a scenario compared with Deadbolt', () => {
       // No fair lock here: the fair runs have no rows.
       if (commands.length === 0) return scenario;
       for (const contender of [ours, peer]) {
-        recordOutcome(scenario, contender, commands.map((commandsPerAcquisition) => ({ commandsPerAcquisition, roundTripsPerAcquisition: 3 })));
+        recordOutcome(
+          scenario,
+          contender,
+          commands.map((commandsPerAcquisition) => ({ commandsPerAcquisition, roundTripsPerAcquisition: 3 })),
+        );
       }
       return scenario;
     };
-    const derived = costByWaiters({ plain8: handoff([10, 20, 30]), plain128: handoff([20, 20, 60]), fair8: handoff([]), fair128: handoff([]) }, CONTENDERS);
+    const derived = costByWaiters(
+      { plain8: handoff([10, 20, 30]), plain128: handoff([20, 20, 60]), fair8: handoff([]), fair128: handoff([]) },
+      CONTENDERS,
+    );
     const row = derived.rows.find((candidate) => candidate.contender === ours.id);
     // 2, 1 and 2: the median of the ratios, not the ratio of the medians (20 / 20 = 1).
     expect(row?.figures['commands128To8']).toBe(2);
@@ -135,19 +176,28 @@ describe('a scenario compared with Deadbolt', () => {
 });
 
 describe('the order of the repetitions', () => {
-  it('one after the other: every contender\'s first run before any second, a failure taking the contender out', async () => {
+  it("one after the other: every contender's first run before any second, a failure taking the contender out", async () => {
     const order: string[] = [];
     const outcomes = await oneAfterTheOther([ours, peer, other], 3, async (contender, repetition) => {
       order.push(`${contender.id}#${repetition}`);
       if (contender === peer && repetition === 2) throw new Error('broke');
       return { repetition };
     });
-    expect(order).toEqual([`${ours.id}#1`, `${peer.id}#1`, `${other.id}#1`, `${ours.id}#2`, `${peer.id}#2`, `${other.id}#2`, `${ours.id}#3`, `${other.id}#3`]);
+    expect(order).toEqual([
+      `${ours.id}#1`,
+      `${peer.id}#1`,
+      `${other.id}#1`,
+      `${ours.id}#2`,
+      `${peer.id}#2`,
+      `${other.id}#2`,
+      `${ours.id}#3`,
+      `${other.id}#3`,
+    ]);
     expect(outcomes.get(ours.id)).toEqual([{ repetition: 1 }, { repetition: 2 }, { repetition: 3 }]);
     expect(outcomes.get(peer.id)).toEqual(new Error('in repetition 2: broke'));
   });
 
-  it('taking turns: one warm-up round, then each repetition\'s rounds, its figures taken at its end', async () => {
+  it("taking turns: one warm-up round, then each repetition's rounds, its figures taken at its end", async () => {
     const order: string[] = [];
     const outcomes = await takeTurns([ours, peer], { rounds: 2, repetitions: 3 }, async (contender) => {
       let counted = 0;
@@ -164,7 +214,11 @@ describe('the order of the repetitions', () => {
         close: async () => undefined,
       };
     });
-    expect(order).toEqual(Array.from({ length: 7 }, (_, round) => [ours, peer].map(({ id }) => `${id}:${round === 0 ? 'warm-up' : 'counted'}`)).flat());
+    expect(order).toEqual(
+      Array.from({ length: 7 }, (_, round) =>
+        [ours, peer].map(({ id }) => `${id}:${round === 0 ? 'warm-up' : 'counted'}`),
+      ).flat(),
+    );
     expect(outcomes.get(ours.id)).toEqual([{ blocks: 2 }, { blocks: 2 }, { blocks: 2 }]);
   });
 });

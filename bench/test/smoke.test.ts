@@ -36,28 +36,40 @@ const SCENARIOS = [
 // over 150 s beside the docs crawl and the release test.
 const SMOKE_TIMEOUT_MS = 300_000;
 
-it('a smoke run reports every scenario, with every contender in each: a row, or n/a and why', async () => {
-  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', require.resolve('tsx'), main, '--smoke'], {
-    timeout: SMOKE_TIMEOUT_MS,
-    maxBuffer: 16 * 2 ** 20,
-  });
-  const report = stdout.slice(stdout.indexOf('# Deadbolt benchmarks'));
-  const sections = report.split(/^## /m).slice(1);
-  const headings = sections.map((section) => section.split('\n')[0]!);
-  for (const scenario of SCENARIOS) expect(headings.some((heading) => heading.startsWith(scenario)), scenario).toBe(true);
-  for (const section of sections.filter((section) => /^\d/.test(section))) {
-    const heading = section.split('\n')[0];
-    expect(section, heading).toMatch(/^Measures: /m);
-    expect(section, heading).toMatch(/^Floor: /m);
-    for (const contender of CONTENDERS) {
-      const row = new RegExp(`^\\| ${contender.id}( \\(fair\\))? \\|`, 'm').test(section);
-      const absent = section.includes(`- ${contender.id}: n/a (`);
-      expect(row || absent, `${contender.id} in ${heading}`).toBe(true);
+it(
+  'a smoke run reports every scenario, with every contender in each: a row, or n/a and why',
+  async () => {
+    const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', require.resolve('tsx'), main, '--smoke'],
+      {
+        timeout: SMOKE_TIMEOUT_MS,
+        maxBuffer: 16 * 2 ** 20,
+      },
+    );
+    const report = stdout.slice(stdout.indexOf('# Deadbolt benchmarks'));
+    const sections = report.split(/^## /m).slice(1);
+    const headings = sections.map((section) => section.split('\n')[0]!);
+    for (const scenario of SCENARIOS)
+      expect(
+        headings.some((heading) => heading.startsWith(scenario)),
+        scenario,
+      ).toBe(true);
+    for (const section of sections.filter((section) => /^\d/.test(section))) {
+      const heading = section.split('\n')[0];
+      expect(section, heading).toMatch(/^Measures: /m);
+      expect(section, heading).toMatch(/^Floor: /m);
+      for (const contender of CONTENDERS) {
+        const row = new RegExp(`^\\| ${contender.id}( \\(fair\\))? \\|`, 'm').test(section);
+        const absent = section.includes(`- ${contender.id}: n/a (`);
+        expect(row || absent, `${contender.id} in ${heading}`).toBe(true);
+      }
+      // Deadbolt itself never fails a scenario.
+      expect(section, heading).not.toMatch(/^- deadbolt\/[^:]+: n\/a \(failed/m);
     }
-    // Deadbolt itself never fails a scenario.
-    expect(section, heading).not.toMatch(/^- deadbolt\/[^:]+: n\/a \(failed/m);
-  }
-  // The contenders table names every contender with its pinned version.
-  for (const contender of CONTENDERS) expect(report).toContain(`| ${contender.id} | ${contender.library} |`);
-}, SMOKE_TIMEOUT_MS + 30_000);
+    // The contenders table names every contender with its pinned version.
+    for (const contender of CONTENDERS) expect(report).toContain(`| ${contender.id} | ${contender.library} |`);
+  },
+  SMOKE_TIMEOUT_MS + 30_000,
+);

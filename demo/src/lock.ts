@@ -18,7 +18,9 @@ export const lockSection: Section = {
     console.log(`${PROCESSES} processes x ${TASKS} tasks x ${ROUNDS} rounds contend for lock "demo:lock"\n`);
     const started = performance.now();
     await Promise.all(
-      Array.from({ length: PROCESSES }, (_, i) => runWorker(['contend', url, `process${i + 1}`, String(TASKS), String(ROUNDS)])),
+      Array.from({ length: PROCESSES }, (_, i) =>
+        runWorker(['contend', url, `process${i + 1}`, String(TASKS), String(ROUNDS)]),
+      ),
     );
     const elapsed = performance.now() - started;
     const holds = PROCESSES * TASKS * ROUNDS;
@@ -28,7 +30,10 @@ export const lockSection: Section = {
     return {
       kind: 'Lock',
       ok: lost === 0,
-      text: lost === 0 ? `${holds} holds by ${PROCESSES} processes, counter ${counter}: no update lost` : `${lost} of ${holds} updates lost`,
+      text:
+        lost === 0
+          ? `${holds} holds by ${PROCESSES} processes, counter ${counter}: no update lost`
+          : `${lost} of ${holds} updates lost`,
     };
   },
 };

@@ -19,7 +19,16 @@ import { semaphoreSection } from './semaphore.js';
 import { verdictLine, type Section, type Shared, type Verdict } from './section.js';
 
 /** The tour, in order: from the plain lock to the kinds built on it, then the other synchronizers. */
-const SECTIONS: readonly Section[] = [lockSection, fairSection, rwlockSection, fencedSection, multilockSection, redlockSection, semaphoreSection, latchSection];
+const SECTIONS: readonly Section[] = [
+  lockSection,
+  fairSection,
+  rwlockSection,
+  fencedSection,
+  multilockSection,
+  redlockSection,
+  semaphoreSection,
+  latchSection,
+];
 
 const [wanted, ...extra] = process.argv.slice(2);
 const selected = wanted === undefined ? SECTIONS : SECTIONS.filter((section) => section.name === wanted);
@@ -35,7 +44,11 @@ let server: StandaloneTarget | undefined;
 let shared: Promise<Shared> | undefined;
 const open = async (): Promise<Shared> => {
   server = await useStandalone();
-  console.log(server.node ? `(started redis-server on port ${server.port}, pid ${server.node.pid})` : `(using REDIS_URL ${server.url})`);
+  console.log(
+    server.node
+      ? `(started redis-server on port ${server.port}, pid ${server.node.pid})`
+      : `(using REDIS_URL ${server.url})`,
+  );
   const redis = new Redis(server.url);
   const executor = ioredisExecutor(redis);
   return { url: server.url, redis, executor, locks: new LockClient(executor) };
@@ -47,9 +60,11 @@ try {
   for (const [index, section] of selected.entries()) {
     console.log(`\n== ${index + 1}/${selected.length} ${section.kind} ==`);
     // A section that throws is a failed verdict, and the tour goes on with the next one.
-    const verdict = await section.run(context).catch(
-      (error: unknown): Verdict => ({ kind: section.kind, ok: false, text: `failed: ${error instanceof Error ? error.message : String(error)}` }),
-    );
+    const verdict = await section.run(context).catch((error: unknown): Verdict => ({
+      kind: section.kind,
+      ok: false,
+      text: `failed: ${error instanceof Error ? error.message : String(error)}`,
+    }));
     verdicts.push(verdict);
     console.log(verdictLine(verdict));
   }

@@ -42,7 +42,9 @@ export const multilockSection: Section = {
           await group.withLock(
             async (_signal, held) => {
               mostAtOnce = Math.max(mostAtOnce, ++holding);
-              log(`${label.padEnd(8)} round ${round}: holds ${held.members.map((member) => member.name.split(':').pop()).join(' + ')}`);
+              log(
+                `${label.padEnd(8)} round ${round}: holds ${held.members.map((member) => member.name.split(':').pop()).join(' + ')}`,
+              );
               await sleep(10);
               holding--;
               finished++;

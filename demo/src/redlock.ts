@@ -33,7 +33,11 @@ async function connect(urls: readonly string[]) {
   );
   const clients = servers.map((redis) => new LockClient(ioredisExecutor(redis), CLIENT_OPTIONS));
   return {
-    redlock: () => new RedLock(clients.map((client) => client.lock(NAME)), REDLOCK_OPTIONS),
+    redlock: () =>
+      new RedLock(
+        clients.map((client) => client.lock(NAME)),
+        REDLOCK_OPTIONS,
+      ),
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));
       for (const redis of servers) redis.disconnect();
@@ -63,26 +67,37 @@ export const redlockSection: Section = {
       const rival = await open();
       const started = performance.now();
       const log = (event: string) => console.log(`  ${stamp(started)}  ${event}`);
-      console.log(`RedLock "${NAME}" on ${SERVERS} redis-servers: ${handle.nodes.map((node) => `port ${node.port} (pid ${node.pid})`).join(', ')}`);
+      console.log(
+        `RedLock "${NAME}" on ${SERVERS} redis-servers: ${handle.nodes.map((node) => `port ${node.port} (pid ${node.pid})`).join(', ')}`,
+      );
       const job = holder.redlock();
       const held = await job.acquire({ waitTime: 5_000 });
       // The quorum is enough to hold it; the last grant may join a moment later.
       await waitFor(() => held.members.length === SERVERS, { timeoutMs: 5_000, description: 'every server granted' });
-      log(`the holder holds it on ${held.members.length} of ${SERVERS} servers (quorum ${job.quorum}), valid for ${held.validity} ms`);
+      log(
+        `the holder holds it on ${held.members.length} of ${SERVERS} servers (quorum ${job.quorum}), valid for ${held.validity} ms`,
+      );
 
       const victim = handle.nodes[0];
       if (!victim) throw new Error('startServers returned no server');
       const pid = victim.pid;
       await victim.kill();
       log(`killed redis-server pid ${pid} (port ${victim.port}) with SIGKILL`);
-      await waitFor(() => live(held) < SERVERS, { timeoutMs: 10_000, description: "the holder noticed the killed server's member lost" });
+      await waitFor(() => live(held) < SERVERS, {
+        timeoutMs: 10_000,
+        description: "the holder noticed the killed server's member lost",
+      });
       const remaining = live(held);
-      log(`the holder lost the killed server's member: still held on ${remaining} of ${SERVERS}, lock lost: ${held.signal.aborted}`);
+      log(
+        `the holder lost the killed server's member: still held on ${remaining} of ${SERVERS}, lock lost: ${held.signal.aborted}`,
+      );
 
       const second = rival.redlock();
       const asked = performance.now();
       const intruder = await second.tryAcquire({ waitTime: 1_000 });
-      log(`a second RedLock tries for ${(performance.now() - asked).toFixed(0)} ms: ${intruder ? 'GOT IN' : 'excluded'}`);
+      log(
+        `a second RedLock tries for ${(performance.now() - asked).toFixed(0)} ms: ${intruder ? 'GOT IN' : 'excluded'}`,
+      );
       await intruder?.release();
       const stillHeld = !held.signal.aborted && remaining >= job.quorum;
 

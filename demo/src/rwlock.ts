@@ -17,7 +17,9 @@ export const rwlockSection: Section = {
     const catalog = new ReadWriteLock(locks, 'demo:catalog');
     const started = performance.now();
     const log = (event: string) => console.log(`  ${stamp(started)}  ${event}`);
-    console.log(`Read-write lock "${catalog.name}": ${READERS} readers overlap; a writer waits until the last one is done`);
+    console.log(
+      `Read-write lock "${catalog.name}": ${READERS} readers overlap; a writer waits until the last one is done`,
+    );
     let reading = 0;
     let mostAtOnce = 0;
     let readingWhenWritten = -1;

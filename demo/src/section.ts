@@ -65,6 +65,8 @@ export function runWorker(args: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', require.resolve('tsx'), worker, ...args], { stdio: 'inherit' });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker ${args.join(' ')} exited with code ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`worker ${args.join(' ')} exited with code ${code}`)),
+    );
   });
 }

@@ -23,7 +23,9 @@ export const semaphoreSection: Section = {
     await encoders.trySetPermits(PERMITS);
     const started = performance.now();
     const log = (event: string) => console.log(`  ${stamp(started)}  ${event}`);
-    console.log(`Semaphore "${encoders.name}" with ${PERMITS} permits: ${JOBS} jobs of 1 permit, and a re-index of ${PERMITS}`);
+    console.log(
+      `Semaphore "${encoders.name}" with ${PERMITS} permits: ${JOBS} jobs of 1 permit, and a re-index of ${PERMITS}`,
+    );
     let running = 0;
     let mostAtOnce = 0;
     let besideReindex = -1;

@@ -27,7 +27,9 @@ if (mode === 'contend') {
           const value = Number(await redis.get('demo:counter'));
           await new Promise((resolve) => setTimeout(resolve, 5));
           await redis.set('demo:counter', value + 1);
-          console.log(`${label}/task${task}  holds the lock  counter ${value} -> ${value + 1}  (waited ${waited.toFixed(1)} ms)`);
+          console.log(
+            `${label}/task${task}  holds the lock  counter ${value} -> ${value + 1}  (waited ${waited.toFixed(1)} ms)`,
+          );
         });
       }
     }),

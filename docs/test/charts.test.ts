@@ -13,23 +13,38 @@ import { resultsPage } from '../../scripts/results-page.mjs';
 // SVG holds, and that the pages generated from the checked-in results place them by their tables.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-const texts = (svg: string, kind: 'label' | 'value') => [...svg.matchAll(new RegExp(`<text class="${kind}"[^>]*>([^<]*)</text>`, 'g'))].map((match) => unescape(match[1] ?? ''));
+const unescape = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+const texts = (svg: string, kind: 'label' | 'value') =>
+  [...svg.matchAll(new RegExp(`<text class="${kind}"[^>]*>([^<]*)</text>`, 'g'))].map((match) =>
+    unescape(match[1] ?? ''),
+  );
 const bars = (svg: string) =>
-  [...svg.matchAll(/<rect class="bar" [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g)].map((match) => ({
-    width: Number(match[1]),
-    fill: match[2] ?? '',
-    title: unescape(match[3] ?? ''),
-  }));
+  [...svg.matchAll(/<rect class="bar" [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g)].map(
+    (match) => ({
+      width: Number(match[1]),
+      fill: match[2] ?? '',
+      title: unescape(match[3] ?? ''),
+    }),
+  );
 const whiskers = (svg: string) =>
-  [...svg.matchAll(/<g class="whisker"[^>]*><title>([^<]*)<\/title><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g)].map((match) => ({
+  [
+    ...svg.matchAll(/<g class="whisker"[^>]*><title>([^<]*)<\/title><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g),
+  ].map((match) => ({
     title: unescape(match[1] ?? ''),
     from: Number(match[2]),
     to: Number(match[3]),
   }));
 const valueX = (svg: string) => [...svg.matchAll(/<text class="value" x="([\d.]+)"/g)].map((match) => Number(match[1]));
-const tag = (svg: string, name: 'title' | 'desc') => unescape(new RegExp(`<${name} id="[^"]+">([^<]*)</${name}>`).exec(svg)?.[1] ?? '');
-const images = (markdown: string) => [...markdown.matchAll(/!\[([^\]]*)\]\(\.\/charts\/([^)]+)\)/g)].map((match) => match[2] ?? '');
+const tag = (svg: string, name: 'title' | 'desc') =>
+  unescape(new RegExp(`<${name} id="[^"]+">([^<]*)</${name}>`).exec(svg)?.[1] ?? '');
+const images = (markdown: string) =>
+  [...markdown.matchAll(/!\[([^\]]*)\]\(\.\/charts\/([^)]+)\)/g)].map((match) => match[2] ?? '');
 
 const fixture: BarChartSpec = {
   id: 'fixture',
@@ -55,7 +70,12 @@ describe('bar chart', () => {
     // Fractions to 3 significant digits as the tables give them; whole numbers (counts) exactly.
     expect(texts(svg, 'value')).toEqual(['120', '80', '1,230', '5,303']);
     const drawn = bars(svg);
-    expect(drawn.map((bar) => bar.title)).toEqual(['deadbolt/ioredis: 120', 'peer/ioredis: 80', 'a<b & "c": 1,230', 'count: 5,303']);
+    expect(drawn.map((bar) => bar.title)).toEqual([
+      'deadbolt/ioredis: 120',
+      'peer/ioredis: 80',
+      'a<b & "c": 1,230',
+      'count: 5,303',
+    ]);
     // One linear scale from 0: lengths in proportion to the values.
     expect((drawn[1]?.width ?? 0) / (drawn[0]?.width ?? 1)).toBeCloseTo(80 / 120, 2);
     expect((drawn[2]?.width ?? 0) / (drawn[0]?.width ?? 1)).toBeCloseTo(1234.5 / 120, 2);
@@ -73,7 +93,9 @@ describe('bar chart', () => {
 
   it('has a title and a description listing every value, escaped', () => {
     expect(tag(svg, 'title')).toBe('Cycles <per> second');
-    expect(tag(svg, 'desc')).toBe('A test chart. Values: deadbolt/ioredis 120; peer/ioredis 80; a<b & "c" 1,230; count 5,303.');
+    expect(tag(svg, 'desc')).toBe(
+      'A test chart. Values: deadbolt/ioredis 120; peer/ioredis 80; a<b & "c" 1,230; count 5,303.',
+    );
     expect(svg).toContain('role="img" aria-labelledby="fixture-title fixture-desc"');
     expect(svg).toContain('>a&lt;b &amp; &quot;c&quot;</text>');
   });
@@ -111,7 +133,7 @@ describe('bar chart with spreads', () => {
     ],
   });
 
-  it('draws a whisker from the smallest to the largest repetition, on the bars\' scale, and writes the value past it', () => {
+  it("draws a whisker from the smallest to the largest repetition, on the bars' scale, and writes the value past it", () => {
     const [drawn] = whiskers(svg);
     expect(whiskers(svg)).toHaveLength(1);
     expect(drawn?.title).toBe('deadbolt/ioredis: from 100 to 150');
@@ -137,15 +159,29 @@ describe('benchmark charts from results with repetitions', () => {
         columns: [{ key: 'cyclesPerSecond', label: 'cycles/s' }],
         headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
         rows: [
-          { contender: 'deadbolt/ioredis', library: 'Deadbolt', driver: 'ioredis', figures: { cyclesPerSecond: 4200 }, repetitions: { cyclesPerSecond: [4100, 4200, 4400] } },
-          { contender: 'peer/ioredis', library: 'peer', driver: 'ioredis', figures: { cyclesPerSecond: 4500 }, repetitions: { cyclesPerSecond: [4500, 4500, 4500] } },
+          {
+            contender: 'deadbolt/ioredis',
+            library: 'Deadbolt',
+            driver: 'ioredis',
+            figures: { cyclesPerSecond: 4200 },
+            repetitions: { cyclesPerSecond: [4100, 4200, 4400] },
+          },
+          {
+            contender: 'peer/ioredis',
+            library: 'peer',
+            driver: 'ioredis',
+            figures: { cyclesPerSecond: 4500 },
+            repetitions: { cyclesPerSecond: [4500, 4500, 4500] },
+          },
         ],
       },
     ],
   };
 
-  it('draws the median as the bar and the repetitions\' spread as a whisker, and says so', () => {
-    const chart = benchmarkCharts(results).find((candidate) => candidate.file === 'benchmarks-uncontended-cyclespersecond.svg');
+  it("draws the median as the bar and the repetitions' spread as a whisker, and says so", () => {
+    const chart = benchmarkCharts(results).find(
+      (candidate) => candidate.file === 'benchmarks-uncontended-cyclespersecond.svg',
+    );
     const svg = chart?.svg ?? '';
     expect(texts(svg, 'value')).toEqual(['4,200', '4,500']);
     // The peer's repetitions agree exactly: no whisker to draw.
@@ -156,10 +192,31 @@ describe('benchmark charts from results with repetitions', () => {
 
 describe('placing charts', () => {
   const chart = (file: string, section: string | null) => ({ file, section, alt: `chart [${file}]`, svg: '' });
-  const markdown = ['Intro text.', '', '## One', '', 'Before.', '', '| a |', '| --- |', '| 1 |', '', '- note', '', '## Two', '', 'No table.', ''].join('\n');
+  const markdown = [
+    'Intro text.',
+    '',
+    '## One',
+    '',
+    'Before.',
+    '',
+    '| a |',
+    '| --- |',
+    '| 1 |',
+    '',
+    '- note',
+    '',
+    '## Two',
+    '',
+    'No table.',
+    '',
+  ].join('\n');
 
   it('puts each image after its section table, or at the end of the section', () => {
-    const out = embedCharts(markdown, [chart('intro.svg', null), chart('one.svg', 'One'), chart('one-b.svg', 'One'), chart('two.svg', 'Two')], './charts');
+    const out = embedCharts(
+      markdown,
+      [chart('intro.svg', null), chart('one.svg', 'One'), chart('one-b.svg', 'One'), chart('two.svg', 'Two')],
+      './charts',
+    );
     expect(out.split('\n')).toEqual([
       'Intro text.',
       '',
@@ -205,14 +262,17 @@ describe('the results pages, from the checked-in results', () => {
     const bench = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8')) as BenchResultsJson;
     const generated = resultsPage(root, 'benchmarks.md');
     const page = generated.page ?? '';
-    const headlines = bench.scenarios.flatMap((scenario) => (scenario.headlines ?? []).map((headline) => ({ scenario, headline })));
+    const headlines = bench.scenarios.flatMap((scenario) =>
+      (scenario.headlines ?? []).map((headline) => ({ scenario, headline })),
+    );
     expect(headlines.length).toBeGreaterThan(3);
     // Scenario 3 compares throughput and wait p99 side by side.
     expect(bench.scenarios.find((scenario) => scenario.id === 'handoff-8')?.headlines?.map(({ key }) => key)).toEqual(
       expect.arrayContaining(['acquisitionsPerSecond', 'waitP99Ms']),
     );
 
-    const fileOf = ({ scenario, headline }: (typeof headlines)[number]) => `${headlineChartId('benchmarks', scenario.id, headline.key)}.svg`;
+    const fileOf = ({ scenario, headline }: (typeof headlines)[number]) =>
+      `${headlineChartId('benchmarks', scenario.id, headline.key)}.svg`;
     const headlineFiles = new Set(headlines.map(fileOf));
     expect(images(page).filter((file) => headlineFiles.has(file))).toEqual(headlines.map(fileOf));
     for (const entry of headlines) {
@@ -227,7 +287,9 @@ describe('the results pages, from the checked-in results', () => {
       const rows = scenario.rows.filter((row) => row.figures[headline.key] !== undefined);
       expect(texts(svg, 'label')).toEqual(rows.map((row) => row.contender));
       expect(texts(svg, 'value')).toEqual(rows.map((row) => formatNumber(row.figures[headline.key] ?? NaN)));
-      expect(bars(svg).map((bar) => bar.fill.startsWith('url(#'))).toEqual(rows.map((row) => row.library === 'Deadbolt'));
+      expect(bars(svg).map((bar) => bar.fill.startsWith('url(#'))).toEqual(
+        rows.map((row) => row.library === 'Deadbolt'),
+      );
       // A whisker per contender whose repetitions differ (none in results from before repetitions).
       const spread = rows.filter((row) => new Set(row.repetitions?.[headline.key] ?? []).size > 1);
       expect(whiskers(svg).map((drawn) => drawn.title.split(':')[0])).toEqual(spread.map((row) => row.contender));
@@ -253,7 +315,9 @@ describe('the results pages, from the checked-in results', () => {
   });
 
   it('reliability: the faults by type and the outcomes by adapter and topology', () => {
-    const results = JSON.parse(readFileSync(join(root, 'reliability/results/latest.json'), 'utf8')) as ReliabilityResultsJson;
+    const results = JSON.parse(
+      readFileSync(join(root, 'reliability/results/latest.json'), 'utf8'),
+    ) as ReliabilityResultsJson;
     const generated = resultsPage(root, 'reliability.md');
     const page = generated.page ?? '';
     expect(section(page, 'Faults injected')).toContain('](./charts/reliability-faults.svg)');

@@ -14,12 +14,23 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The files GitHub shows once committed: tracked, or new and not ignored (`git ls-files`). */
 function repositoryFiles(): Set<string> {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return new Set(listed.split('\0').filter((path) => path !== ''));
 }
 
 const files = repositoryFiles();
-const folders = new Set([...files].flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const folders = new Set(
+  [...files].flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 const markdown = [...files].filter((file) => file.endsWith('.md') && !file.split('/').includes('node_modules')).sort();
 
 /**
@@ -37,10 +48,22 @@ function anchors(file: string): Set<string> {
 
 /** What is wrong with one link of `file`, or undefined when it resolves. */
 function problem(file: string, path: string, anchor: string | undefined): string | undefined {
-  const target = path === '' ? file : posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(publishedDirectory(file), path)).replace(/\/$/, '');
+  const target =
+    path === ''
+      ? file
+      : posix
+          .normalize(path.startsWith('/') ? path.slice(1) : posix.join(publishedDirectory(file), path))
+          .replace(/\/$/, '');
   if (target.startsWith('../')) return 'points outside the repository';
-  if (!files.has(target) && !folders.has(target) && target !== '.') return `${target} is not in the repository (missing, or git-ignored)`;
-  if (anchor !== undefined && anchor !== '' && target.endsWith('.md') && files.has(target) && !anchors(target).has(anchor)) {
+  if (!files.has(target) && !folders.has(target) && target !== '.')
+    return `${target} is not in the repository (missing, or git-ignored)`;
+  if (
+    anchor !== undefined &&
+    anchor !== '' &&
+    target.endsWith('.md') &&
+    files.has(target) &&
+    !anchors(target).has(anchor)
+  ) {
     return `${target} has no heading with the anchor #${anchor}`;
   }
   return undefined;
@@ -66,11 +89,21 @@ it('reads links and anchors as GitHub does', () => {
 });
 
 it('reads the README, the guides and the package READMEs', () => {
-  expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/index.md', 'docs/guides/getting-started.md', 'packages/core/README.md', 'examples/README.md']));
+  expect(markdown).toEqual(
+    expect.arrayContaining([
+      'README.md',
+      'docs/index.md',
+      'docs/guides/getting-started.md',
+      'packages/core/README.md',
+      'examples/README.md',
+    ]),
+  );
   expect(markdown.filter((file) => file.startsWith('docs/guides/')).length).toBeGreaterThan(10);
   // The parser finds links: the README links the guides, the core README links them by ../../docs.
   expect(relativeLinks(readFileSync(join(root, 'README.md'), 'utf8')).length).toBeGreaterThan(2);
-  expect(relativeLinks(readFileSync(join(root, 'packages/core/README.md'), 'utf8')).map((link) => link.path)).toContain('../../docs/guides/getting-started.md');
+  expect(relativeLinks(readFileSync(join(root, 'packages/core/README.md'), 'utf8')).map((link) => link.path)).toContain(
+    '../../docs/guides/getting-started.md',
+  );
 });
 
 it('every relative link in the repository markdown resolves in the repository', () => {

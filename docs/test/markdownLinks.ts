@@ -47,11 +47,15 @@ const isExternal = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target) || ta
 export function relativeLinks(text: string): MarkdownLink[] {
   const prose = withoutCode(withoutFrontMatter(text));
   const found: { index: number; target: string }[] = [];
-  for (const match of prose.matchAll(/\]\(\s*(<[^>]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g)) {
+  for (const match of prose.matchAll(
+    /\]\(\s*(<[^>]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g,
+  )) {
     found.push({ index: match.index + 2, target: match[1] ?? '' });
   }
-  for (const match of prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*(\S+)/gm)) found.push({ index: match.index, target: match[1] ?? '' });
-  for (const match of prose.matchAll(/<(?:a|img)\s[^>]*?\b(?:href|src)="([^"]*)"/gi)) found.push({ index: match.index, target: match[1] ?? '' });
+  for (const match of prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*(\S+)/gm))
+    found.push({ index: match.index, target: match[1] ?? '' });
+  for (const match of prose.matchAll(/<(?:a|img)\s[^>]*?\b(?:href|src)="([^"]*)"/gi))
+    found.push({ index: match.index, target: match[1] ?? '' });
   return found
     .map(({ index, target }) => ({ index, target: target.replace(/^<(.*)>$/, '$1') }))
     .filter(({ target }) => target !== '' && !isExternal(target))

@@ -18,16 +18,24 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 it('every package versions, packs, installs from its tarball and works from ESM and CommonJS', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', require.resolve('tsx'), 'scripts/release-check.mts'], {
-    cwd: root,
-    env: { ...process.env, REDIS_URL: server.url },
-    timeout: 85_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', require.resolve('tsx'), 'scripts/release-check.mts'],
+    {
+      cwd: root,
+      env: { ...process.env, REDIS_URL: server.url },
+      timeout: 85_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   for (const format of ['esm', 'cjs']) {
     for (const adapter of ['ioredis', 'node-redis']) {
-      expect(stdout).toContain(`${format} ${adapter}: Lock, FairLock, read lock, FencedLock, MultiLock and RedLock taken and released\n`);
-      expect(stdout).toContain(`${format} ${adapter}: Semaphore permits taken and given back, CountDownLatch counted down and open\n`);
+      expect(stdout).toContain(
+        `${format} ${adapter}: Lock, FairLock, read lock, FencedLock, MultiLock and RedLock taken and released\n`,
+      );
+      expect(stdout).toContain(
+        `${format} ${adapter}: Semaphore permits taken and given back, CountDownLatch counted down and open\n`,
+      );
     }
     expect(stdout).toMatch(new RegExp(`^${format}: all \\d+ modules load$`, 'm'));
   }

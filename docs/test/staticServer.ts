@@ -21,7 +21,10 @@ export async function serveDirectory(root: string): Promise<{ url: string; close
       return;
     }
     // Cacheable, as a static host serves it: each page then loads only its own HTML.
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'max-age=600' });
+    response.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'max-age=600',
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,7 +6,18 @@
 // A module, not a program: writing-a-lock-kind.ts runs it (guide: Writing a lock kind).
 import { hostname } from 'node:os';
 import { LockBase, type LockHost } from '@deadbolt/core';
-import { call, checkName, coreLua, decodeNilOrTtl, defineCommand, defineScript, holdMarkersKey, lockRuntime, reentrantLockKind, requestRecordKey } from '@deadbolt/core/kit';
+import {
+  call,
+  checkName,
+  coreLua,
+  decodeNilOrTtl,
+  defineCommand,
+  defineScript,
+  holdMarkersKey,
+  lockRuntime,
+  reentrantLockKind,
+  requestRecordKey,
+} from '@deadbolt/core/kit';
 import type { AcquireReply, LeasedHoldInput, LockInput, LockKind } from '@deadbolt/core/kit';
 
 const ACQUIRE = `

@@ -30,7 +30,9 @@ console.log(`B writes with token ${b.token}: ${outcome(await storage.write('bala
 
 // A resumes and writes as if it still held the lock: its token is older than B's.
 await paused;
-console.log(`A, back from its pause, writes with token ${a.token}: ${outcome(await storage.write('balance', '120 from A', a.token))}`);
+console.log(
+  `A, back from its pause, writes with token ${a.token}: ${outcome(await storage.write('balance', '120 from A', a.token))}`,
+);
 console.log(`A's lock signal aborted: ${a.signal.aborted}`);
 console.log(`balance: ${await storage.read('balance')}`);
 console.log(`current token: ${await lock.currentToken()}`);
@@ -48,10 +50,14 @@ console.log(`balance: ${await storage.read('balance')}`);
 // Every acquisition draws a token, a re-entry too: inside nested holds, write with the innermost.
 await lock.withLock(async (_signal, outer) => {
   await lock.withLock(async (_signal, inner) => {
-    console.log(`D's inner hold writes with token ${inner.token}: ${outcome(await storage.write('balance', '80 from D', inner.token))}`);
+    console.log(
+      `D's inner hold writes with token ${inner.token}: ${outcome(await storage.write('balance', '80 from D', inner.token))}`,
+    );
   });
   // The storage has seen the inner hold's token, which is higher than the outer one's.
-  console.log(`D's outer hold writes with token ${outer.token}: ${outcome(await storage.write('balance', '70 from D', outer.token))}`);
+  console.log(
+    `D's outer hold writes with token ${outer.token}: ${outcome(await storage.write('balance', '70 from D', outer.token))}`,
+  );
 });
 
 await locks.close();

@@ -29,7 +29,9 @@ async function takeTurns(locks: LockClient, label: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }),
   );
-  console.log(`${label}: tasks held it in the order ${order.join(', ')}; releases announced to every process: ${(await publishes()) - before}`);
+  console.log(
+    `${label}: tasks held it in the order ${order.join(', ')}; releases announced to every process: ${(await publishes()) - before}`,
+  );
 }
 
 await takeTurns(cohort, 'cohort');

@@ -25,7 +25,9 @@ await transfer.withLock(
 // All or nothing: while bob's account is held elsewhere, the transfer takes neither account.
 const elsewhere = await locks.lock('account:bob').acquire();
 const attempt = await transfer.tryAcquire();
-console.log(`transfer while bob is held elsewhere: ${attempt}; alice locked: ${await locks.lock('account:alice').isLocked()}`);
+console.log(
+  `transfer while bob is held elsewhere: ${attempt}; alice locked: ${await locks.lock('account:alice').isLocked()}`,
+);
 await elsewhere.release();
 
 // The same locks in the other order: running both at once cannot deadlock.
@@ -47,7 +49,9 @@ const warehouse = new LockClient(ioredisExecutor(warehouseRedis));
 const order = new MultiLock([locks.lock('order:42'), warehouse.lock('stock:sku-9')]);
 await order.withLock(async (_signal, held) => {
   const names = held.members.map((member) => member.name).join(' and ');
-  console.log(`holding ${names}; stock lock on the warehouse server: ${(await warehouseRedis.exists('stock:sku-9')) === 1}`);
+  console.log(
+    `holding ${names}; stock lock on the warehouse server: ${(await warehouseRedis.exists('stock:sku-9')) === 1}`,
+  );
 });
 
 await Promise.all([locks.close(), warehouse.close()]);

@@ -6,7 +6,12 @@
 //   REDIS_URL=redis://localhost:6379 npx tsx opentelemetry.ts
 import { Redis } from 'ioredis';
 import { metrics, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { LockClient } from '@deadbolt/core';
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
@@ -34,7 +39,10 @@ await locks.lock('invoices:2026-11').withLock(async () => {
 
 telemetry.stop();
 await reader.forceFlush();
-for (const metric of metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics).flatMap((scope) => scope.metrics)) {
+for (const metric of metricExporter
+  .getMetrics()
+  .flatMap((resource) => resource.scopeMetrics)
+  .flatMap((scope) => scope.metrics)) {
   for (const point of metric.dataPoints) {
     const value = typeof point.value === 'number' ? point.value : `${point.value.count} recorded`;
     console.log(`${metric.descriptor.name} (${metric.descriptor.unit}) ${JSON.stringify(point.attributes)}: ${value}`);

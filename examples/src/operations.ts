@@ -16,7 +16,9 @@ await locks.lock('invoices:2026-11').acquire({ owner: 'run-7' });
 const connection = await connect(url);
 try {
   for (const lock of await listLocks(connection, { pattern: 'invoices:*' })) {
-    const holders = lock.holders.map((holder) => `client ${holder.clientId}, owner ${holder.ownerId}, ${holder.holds} hold(s)`);
+    const holders = lock.holders.map(
+      (holder) => `client ${holder.clientId}, owner ${holder.ownerId}, ${holder.holds} hold(s)`,
+    );
     console.log(`${lock.name} (${lock.kind}) held by ${holders.join('; ')}`);
   }
   const stuck = await inspectLock(connection, 'invoices:2026-11');

@@ -17,12 +17,16 @@ await encoders.trySetPermits(2); // two encoder licences, shared by every proces
 
 // Without a leaseTime, the watchdog renews the licence's lease for as long as the job holds it.
 const job = await encoders.acquire();
-console.log(`the job holds a licence under a ${job.ids[0]?.length}-hex-digit id, renewed by the watchdog: ${job.leaseTime === undefined}`);
+console.log(
+  `the job holds a licence under a ${job.ids[0]?.length}-hex-digit id, renewed by the watchdog: ${job.leaseTime === undefined}`,
+);
 
 // A worker takes the other licence for 500 ms at most, then dies without giving it back.
 const leasedFrom = performance.now();
 const crashed = await encoders.acquire(1, { leaseTime: 500 });
-crashed.signal.addEventListener('abort', () => console.log(`the worker's signal: ${(crashed.signal.reason as Error).name}`));
+crashed.signal.addEventListener('abort', () =>
+  console.log(`the worker's signal: ${(crashed.signal.reason as Error).name}`),
+);
 console.log(`free licences: ${await encoders.availablePermits()}`);
 
 // A waiting job wakes when that lease ends, though nobody announces it, and reclaims the licence.

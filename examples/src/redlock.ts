@@ -9,7 +9,9 @@ import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { RedLock } from '@deadbolt/redlock';
 
 // Three databases of one local server only to try it out: in production, independent servers.
-const urls = (process.env.REDIS_URLS ?? 'redis://localhost:6379/1,redis://localhost:6379/2,redis://localhost:6379/3').split(',');
+const urls = (
+  process.env.REDIS_URLS ?? 'redis://localhost:6379/1,redis://localhost:6379/2,redis://localhost:6379/3'
+).split(',');
 const servers = urls.map((url) => new Redis(url));
 // A short watchdog so that the example is quick: leases of 1.5 s, renewed every 0.5 s.
 const clients = servers.map((redis) => new LockClient(ioredisExecutor(redis), { watchdogTimeout: 1_500 }));
@@ -35,11 +37,14 @@ console.log(`released; the report has ${pages} pages`);
 
 // Another RedLock on the same name tries in rounds, retryDelay ± retryJitter apart, until its
 // waitTime runs out; a server that does not answer within nodeTimeout fails its part of a round.
-const rival = new RedLock(clients.map((client) => client.lock('nightly-report')), {
-  nodeTimeout: 200,
-  retryDelay: 100,
-  retryJitter: 50,
-});
+const rival = new RedLock(
+  clients.map((client) => client.lock('nightly-report')),
+  {
+    nodeTimeout: 200,
+    retryDelay: 100,
+    retryJitter: 50,
+  },
+);
 const hold = await job.acquire();
 console.log(`the rival while the job holds it: ${await rival.tryAcquire({ waitTime: 500 })}`);
 

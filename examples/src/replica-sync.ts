@@ -22,7 +22,9 @@ const ledger = new FencedLock(locks, 'ledger');
 await ledger.withLock(async (_signal, held) => {
   // acquire returned once the replica acknowledged: it has the lock and the token counter.
   const onReplica = await replica.exists('ledger');
-  console.log(`token ${held.token}; on the replica: lock ${onReplica === 1}, counter ${await replica.get(ledger.tokenKey)}`);
+  console.log(
+    `token ${held.token}; on the replica: lock ${onReplica === 1}, counter ${await replica.get(ledger.tokenKey)}`,
+  );
 });
 // The release returned once the replica acknowledged it too.
 console.log(`after the release, on the replica: lock ${(await replica.exists('ledger')) === 1}`);

@@ -13,17 +13,22 @@ const locks = new LockClient(ioredisExecutor(redis));
 const buildReport = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 const lock = new SpinLock(locks, 'reports:nightly', { backoff: { initialDelay: 5, maxDelay: 200 } });
-await lock.withLock(async (signal) => {
-  signal.throwIfAborted();
-  await buildReport();
-}, { waitTime: 10_000 });
+await lock.withLock(
+  async (signal) => {
+    signal.throwIfAborted();
+    await buildReport();
+  },
+  { waitTime: 10_000 },
+);
 console.log('report built');
 
 // Another task waits while the lock is held: it tries, sleeps 5, 10, 20, ... up to 200 ms, tries again.
 const held = await lock.acquire();
 const waiting = lock.acquire({ waitTime: 10_000 });
 await new Promise((resolve) => setTimeout(resolve, 500));
-console.log(`while waiting, channels subscribed: ${locks.activity().channels.length}, on the server: ${(await redis.pubsub('CHANNELS')).length}`);
+console.log(
+  `while waiting, channels subscribed: ${locks.activity().channels.length}, on the server: ${(await redis.pubsub('CHANNELS')).length}`,
+);
 await held.release();
 const next = await waiting; // within about one backoff delay of the release
 console.log(`the waiter holds it: ${await lock.isHeldBy(next.owner)}`);
@@ -33,7 +38,9 @@ await next.release();
 {
   await using _held = await lock.acquire();
   console.log(`tryAcquire while held: ${await lock.tryAcquire({ waitTime: 100 })}`);
-  await lock.acquire({ signal: AbortSignal.timeout(100) }).catch((error: Error) => console.log(`aborted: ${error.name}`));
+  await lock
+    .acquire({ signal: AbortSignal.timeout(100) })
+    .catch((error: Error) => console.log(`aborted: ${error.name}`));
 }
 console.log(`locked after all: ${await lock.isLocked()}`);
 

@@ -24,14 +24,50 @@ await held.release();
 
 // ACL: the rule for the plain Lock, for lock names that start with `payments:`.
 await admin.call(
-  'ACL', 'SETUSER', 'locks-app', 'reset', 'on', '>app-secret', 'resetchannels',
-  '+eval', '+evalsha', '+info', '+ping', '+time', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe',
-  '+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget', '+hgetall', '+hincrby', '+hset',
-  '+persist', '+pexpire', '+pttl', '+publish', '+spublish',
-  '~payments:*', '~deadbolt_holds:{payments:*', '~deadbolt_request:{payments:*', '~redisson_lock__channel:{payments:*',
+  'ACL',
+  'SETUSER',
+  'locks-app',
+  'reset',
+  'on',
+  '>app-secret',
+  'resetchannels',
+  '+eval',
+  '+evalsha',
+  '+info',
+  '+ping',
+  '+time',
+  '+client|setname',
+  '+subscribe',
+  '+unsubscribe',
+  '+ssubscribe',
+  '+sunsubscribe',
+  '+del',
+  '+exists',
+  '+get',
+  '+set',
+  '+hdel',
+  '+hexists',
+  '+hget',
+  '+hgetall',
+  '+hincrby',
+  '+hset',
+  '+persist',
+  '+pexpire',
+  '+pttl',
+  '+publish',
+  '+spublish',
+  '~payments:*',
+  '~deadbolt_holds:{payments:*',
+  '~deadbolt_request:{payments:*',
+  '~redisson_lock__channel:{payments:*',
   '&redisson_lock__channel:{payments:*',
 );
-const app = await createClient({ url, username: 'locks-app', password: 'app-secret', socket: { tls: true, ca } }).connect();
+const app = await createClient({
+  url,
+  username: 'locks-app',
+  password: 'app-secret',
+  socket: { tls: true, ca },
+}).connect();
 const appLocks = new LockClient(nodeRedisExecutor(app));
 await appLocks.lock('payments:invoice-7').withLock(() => console.log('locks-app holds payments:invoice-7'));
 try {
@@ -48,9 +84,12 @@ warned.on('evictionRisk', ({ policy }) => console.log(`evictionRisk: maxmemory-p
 await warned.lock('reports:2026-12').withLock(() => undefined);
 
 const strict = new LockClient(ioredisExecutor(admin), { evictionPolicy: 'throw' });
-await strict.lock('reports:2026-12').acquire().catch((error: unknown) => {
-  if (error instanceof EvictionRiskError) console.log(`evictionPolicy 'throw': EvictionRiskError (${error.policy})`);
-});
+await strict
+  .lock('reports:2026-12')
+  .acquire()
+  .catch((error: unknown) => {
+    if (error instanceof EvictionRiskError) console.log(`evictionPolicy 'throw': EvictionRiskError (${error.policy})`);
+  });
 await admin.call('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
 
 await Promise.all([locks.close(), appLocks.close(), warned.close(), strict.close()]);

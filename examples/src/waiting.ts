@@ -43,10 +43,13 @@ await theirs.release();
 }
 
 // Held for the callback: released when it returns or throws; its result is withLock's.
-const total = await lock.withLock(async (signal) => {
-  signal.throwIfAborted(); // stop before writing if the lock was lost
-  return 3 * 14;
-}, { waitTime: 2_000 });
+const total = await lock.withLock(
+  async (signal) => {
+    signal.throwIfAborted(); // stop before writing if the lock was lost
+    return 3 * 14;
+  },
+  { waitTime: 2_000 },
+);
 console.log(`withLock returned ${total}`);
 
 // A fixed lease instead of the watchdog: the lock frees itself after 10 s at the latest.

@@ -28,20 +28,28 @@ const again = await importer.acquire({ owner: held.owner });
 console.log(`hold count: ${await importer.holdCount(held.owner)}, note: ${(await importer.holder())?.note}`);
 await again.release();
 const rival = new NotedLock(locks, 'nightly-import', 'a rival');
-console.log(`another NotedLock: ${await rival.tryAcquire()}, a plain Lock: ${await locks.lock('nightly-import').tryAcquire()}`);
+console.log(
+  `another NotedLock: ${await rival.tryAcquire()}, a plain Lock: ${await locks.lock('nightly-import').tryAcquire()}`,
+);
 
 // The watchdog renews the whole hash: the note lives as long as the lock.
 await sleep(2_500);
-console.log(`after 2.5 watchdog leases: locked ${await importer.isLocked()}, note kept: ${(await importer.holder())?.note === importer.note}`);
+console.log(
+  `after 2.5 watchdog leases: locked ${await importer.isLocked()}, note kept: ${(await importer.holder())?.note === importer.note}`,
+);
 await held.release();
 
 // The last release deletes the hash, note and all.
-console.log(`after the release: locked ${await importer.isLocked()}, holder ${await importer.holder()}, keys left ${await redis.exists('nightly-import', 'deadbolt_holds:{nightly-import}')}`);
+console.log(
+  `after the release: locked ${await importer.isLocked()}, holder ${await importer.holder()}, keys left ${await redis.exists('nightly-import', 'deadbolt_holds:{nightly-import}')}`,
+);
 
 // A Java service holds RLock "nightly-import" (what Redisson writes): excluded, and shown without a note.
 await redis.multi().hset('nightly-import', `${randomUUID()}:57`, 1).pexpire('nightly-import', 30_000).exec();
 const java = await importer.holder();
-console.log(`while Redisson holds it: tryAcquire ${await importer.tryAcquire()}, holder thread ${java?.owner}, note ${java?.note}`);
+console.log(
+  `while Redisson holds it: tryAcquire ${await importer.tryAcquire()}, holder thread ${java?.owner}, note ${java?.note}`,
+);
 await redis.del('nightly-import');
 
 // Locks are recognised by their brand, so a MultiLock takes a NotedLock as a member.

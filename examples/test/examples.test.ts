@@ -4,7 +4,14 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startCluster, startReplicated, startSentinel, startServers, startStandalone, startTlsStandalone } from '@deadbolt/test-harness';
+import {
+  startCluster,
+  startReplicated,
+  startSentinel,
+  startServers,
+  startStandalone,
+  startTlsStandalone,
+} from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Every example runs as a user would run it (tsx, the address in an environment variable), on a
@@ -34,15 +41,21 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
   },
   'owner-model.ts': (out) => {
     // The two requests sharing one handle hold the lock one after the other, never together.
-    expect(out).toMatch(/^request (A|B) holds the lock as owner \S+\nrequest \1 releases it\nrequest (A|B) holds the lock as owner \S+\nrequest \2 releases it\n/m);
-    expect(out).toContain('nested hold count: 2\nouter hold count: 1\njob-42 hold count: 2\nlocked after both releases: false\n');
+    expect(out).toMatch(
+      /^request (A|B) holds the lock as owner \S+\nrequest \1 releases it\nrequest (A|B) holds the lock as owner \S+\nrequest \2 releases it\n/m,
+    );
+    expect(out).toContain(
+      'nested hold count: 2\nouter hold count: 1\njob-42 hold count: 2\nlocked after both releases: false\n',
+    );
     expect(out).toContain('release after the lease ended: LockNotHeldError\n');
   },
   'local-handoff.ts': (out) => {
     // With hand-offs the first three releases pass the lock on and only the last one is announced;
     // without, every release is.
     expect(out).toContain('cohort: tasks held it in the order 1, 2, 3, 4; releases announced to every process: 1\n');
-    expect(out).toMatch(/^strict: tasks held it in the order [1-4], [1-4], [1-4], [1-4]; releases announced to every process: 4\n/m);
+    expect(out).toMatch(
+      /^strict: tasks held it in the order [1-4], [1-4], [1-4], [1-4]; releases announced to every process: 4\n/m,
+    );
   },
   'waiting.ts': (out) => {
     expect(out).toContain('tryAcquire: null, the lock is taken\n');
@@ -57,10 +70,14 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     expect(out).toContain('fixed lease over: The 300 ms lease of lock "nightly-export" ended\n');
   },
   'fair-lock.ts': (out) => {
-    expect(out).toContain('job A prints\njob B prints\njob C prints\njob D prints\nimpatient job: LockWaitTimeoutError\n');
+    expect(out).toContain(
+      'job A prints\njob B prints\njob C prints\njob D prints\nimpatient job: LockWaitTimeoutError\n',
+    );
   },
   'read-write-lock.ts': (out) => {
-    expect(out).toContain('2 readers hold the read lock together\nthe readers leave\nthe writer updates the catalog alone\n');
+    expect(out).toContain(
+      '2 readers hold the read lock together\nthe readers leave\nthe writer updates the catalog alone\n',
+    );
     expect(out).toContain('after the downgrade another reader gets in: true\nupgrade refused: LockUpgradeError\n');
   },
   'countdown-latch.ts': (out) => {
@@ -77,10 +94,14 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     );
   },
   'permit-expirable-semaphore.ts': (out) => {
-    expect(out).toContain('the job holds a licence under a 32-hex-digit id, renewed by the watchdog: true\nfree licences: 0\n');
+    expect(out).toContain(
+      'the job holds a licence under a 32-hex-digit id, renewed by the watchdog: true\nfree licences: 0\n',
+    );
     expect(out).toContain("the worker's signal: LockLostError\n");
     expect(out).toContain('the next job got a licence once the lease had ended: true, 1 held\n');
-    expect(out).toContain('lease extended by id: true\nreleased by id, then again: false\nfree licences at the end: 2\n');
+    expect(out).toContain(
+      'lease extended by id: true\nreleased by id, then again: false\nfree licences at the end: 2\n',
+    );
   },
   'spin-lock.ts': (out) => {
     expect(out).toBe(
@@ -89,7 +110,7 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     );
   },
   'redisson-interop.ts': (out) => {
-    expect(out).toContain("Deadbolt tryAcquire while Java holds it: null\n");
+    expect(out).toContain('Deadbolt tryAcquire while Java holds it: null\n');
     // Woken by the unlock message, not by the Java hold's 30 s lease running out.
     expect(Number(/took it after (\d+) ms/.exec(out)?.[1])).toBeLessThan(30_000);
     const field = /^Deadbolt's owner field: (\S+)$/m.exec(out)?.[1];
@@ -101,7 +122,9 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
     );
   },
   'migrating-from-redlock-universal.ts': (out) => {
-    expect(out).toMatch(/^withLock: done\nacquire and release: done\nawait using: held by owner \S+\nextend: expires within 10 s: true\n/);
+    expect(out).toMatch(
+      /^withLock: done\nacquire and release: done\nawait using: held by owner \S+\nextend: expires within 10 s: true\n/,
+    );
     expect(out).toContain(
       'release after the lease ended: LockNotHeldError\nisLocked: true\ntryAcquire while node-redis holds it: null\n' +
         'acquire with waitTime: LockWaitTimeoutError\nRedLock: held by at least 2 of 3, lost: false\n',
@@ -113,14 +136,19 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
         "A's lock signal aborted: true\nbalance: 90 from B\ncurrent token: 2\nA's release: LockNotHeldError\nbalance: 95 from C\n",
     );
     // Nested holds: the inner one drew the newer token, so the outer one's is refused after it.
-    expect(out).toContain("D's inner hold writes with token 5: accepted\nD's outer hold writes with token 4: refused\n");
+    expect(out).toContain(
+      "D's inner hold writes with token 5: accepted\nD's outer hold writes with token 4: refused\n",
+    );
   },
   'writing-a-lock-kind.ts': (out) => {
     // The default note, `<hostname> pid <pid>` of the example's process, beside the owner field in the lock hash.
     const note = `${hostname()} pid ${/^holder is this hold's owner: true, note: .* pid (\d+)$/m.exec(out)?.[1]}`;
     expect(out).toContain(`holder is this hold's owner: true, note: ${note}\n`);
     const hash = JSON.parse(/^hash: (.*)$/m.exec(out)?.[1] ?? '{}') as Record<string, string>;
-    expect(Object.entries(hash)).toEqual([[expect.stringMatching(/^[\w-]+:#1$/), '1'], ['note', note]]);
+    expect(Object.entries(hash)).toEqual([
+      [expect.stringMatching(/^[\w-]+:#1$/), '1'],
+      ['note', note],
+    ]);
     expect(out).toContain(
       `hold count: 2, note: ${note}\nanother NotedLock: null, a plain Lock: null\n` +
         'after 2.5 watchdog leases: locked true, note kept: true\nafter the release: locked false, holder null, keys left 0\n' +
@@ -134,7 +162,11 @@ const STANDALONE: Record<string, (stdout: string) => void> = {
   },
   'opentelemetry.ts': (out) => {
     const invoices = (outcome?: string) =>
-      JSON.stringify({ 'deadbolt.lock.kind': 'lock', 'deadbolt.lock.name': 'invoices', ...(outcome ? { 'deadbolt.lock.outcome': outcome } : {}) });
+      JSON.stringify({
+        'deadbolt.lock.kind': 'lock',
+        'deadbolt.lock.name': 'invoices',
+        ...(outcome ? { 'deadbolt.lock.outcome': outcome } : {}),
+      });
     expect(out).toBe(
       "another-job did not get invoices:2026-11: timedOut\nanother job's tryAcquire: null\n" +
         `deadbolt.lock.wait.duration (s) ${invoices('taken')}: 1 recorded\ndeadbolt.lock.wait.duration (s) ${invoices('timed_out')}: 1 recorded\n` +
@@ -170,7 +202,9 @@ const SERVERS: Record<string, (stdout: string) => void> = {
     expect(out).toContain('holding order:42 and stock:sku-9; stock lock on the warehouse server: true\n');
   },
   'redlock.ts': (out) => {
-    expect(out).toMatch(/^held by at least 2 of 3 servers, valid for \d+ ms\nrendering, lost: false\nreleased; the report has 12 pages\n/m);
+    expect(out).toMatch(
+      /^held by at least 2 of 3 servers, valid for \d+ ms\nrendering, lost: false\nreleased; the report has 12 pages\n/m,
+    );
     expect(Number(/valid for (\d+) ms/.exec(out)?.[1])).toBeLessThanOrEqual(10_000);
     expect(out).toContain(
       'the rival while the job holds it: null\ngone from 1 of 3 servers, lost: false\n' +
@@ -212,13 +246,17 @@ const isModule = (file: string) => /^[A-Z]/.test(file);
 
 it('every example has expectations', () => {
   const programs = files.filter((file) => !isModule(file));
-  const expected = [STANDALONE, CLUSTER, SERVERS, REPLICATED, TLS, SENTINEL].flatMap((examples) => Object.keys(examples));
+  const expected = [STANDALONE, CLUSTER, SERVERS, REPLICATED, TLS, SENTINEL].flatMap((examples) =>
+    Object.keys(examples),
+  );
   expect(programs.sort()).toEqual(expected.sort());
 });
 
 it('every module is imported by an example that runs', () => {
   const imports = files.filter((file) => !isModule(file)).map((file) => readFileSync(`${sources}${file}`, 'utf8'));
-  const unused = files.filter(isModule).filter((module) => !imports.some((text) => text.includes(`from './${module.replace(/\.ts$/, '.js')}'`)));
+  const unused = files
+    .filter(isModule)
+    .filter((module) => !imports.some((text) => text.includes(`from './${module.replace(/\.ts$/, '.js')}'`)));
   expect(unused).toEqual([]);
 });
 
@@ -250,17 +288,47 @@ function describeOn<T extends { stop(): Promise<void> }>(
   });
 }
 
-describeOn('a standalone server', () => startStandalone(), (node) => ({ REDIS_URL: node.url }), STANDALONE);
-describeOn('a cluster', () => startCluster(), (cluster) => ({
-  REDIS_CLUSTER_NODES: cluster.startupNodes.map(({ host, port }) => `${host}:${port}`).join(','),
-}), CLUSTER);
-describeOn('three servers', () => startServers(3), (servers) => ({ REDIS_URLS: servers.urls.join(',') }), SERVERS);
-describeOn('a master with a replica', () => startReplicated(), ({ master, replica }) => ({
-  REDIS_URL: master.url,
-  REDIS_REPLICA_URL: replica.url,
-}), REPLICATED);
-describeOn('a TLS server', () => startTlsStandalone(), (server) => ({ REDIS_TLS_URL: server.url, REDIS_CA_FILE: server.certificates.caFile }), TLS);
-describeOn('a Sentinel deployment', () => startSentinel(), (deployment) => ({
-  REDIS_SENTINELS: deployment.sentinelAddresses.map(({ host, port }) => `${host}:${port}`).join(','),
-  REDIS_SENTINEL_NAME: deployment.masterName,
-}), SENTINEL);
+describeOn(
+  'a standalone server',
+  () => startStandalone(),
+  (node) => ({ REDIS_URL: node.url }),
+  STANDALONE,
+);
+describeOn(
+  'a cluster',
+  () => startCluster(),
+  (cluster) => ({
+    REDIS_CLUSTER_NODES: cluster.startupNodes.map(({ host, port }) => `${host}:${port}`).join(','),
+  }),
+  CLUSTER,
+);
+describeOn(
+  'three servers',
+  () => startServers(3),
+  (servers) => ({ REDIS_URLS: servers.urls.join(',') }),
+  SERVERS,
+);
+describeOn(
+  'a master with a replica',
+  () => startReplicated(),
+  ({ master, replica }) => ({
+    REDIS_URL: master.url,
+    REDIS_REPLICA_URL: replica.url,
+  }),
+  REPLICATED,
+);
+describeOn(
+  'a TLS server',
+  () => startTlsStandalone(),
+  (server) => ({ REDIS_TLS_URL: server.url, REDIS_CA_FILE: server.certificates.caFile }),
+  TLS,
+);
+describeOn(
+  'a Sentinel deployment',
+  () => startSentinel(),
+  (deployment) => ({
+    REDIS_SENTINELS: deployment.sentinelAddresses.map(({ host, port }) => `${host}:${port}`).join(','),
+    REDIS_SENTINEL_NAME: deployment.masterName,
+  }),
+  SENTINEL,
+);

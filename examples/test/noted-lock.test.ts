@@ -7,14 +7,39 @@ import { notedAcquire, notedHolder, notedLockKind, type NotedAcquireInput } from
 // package would test it: its typed commands without Redis, its acquire script's rules on a server
 // of its own. The example program (writing-a-lock-kind.ts) runs it end to end in examples.test.ts.
 const COMMAND_TIMEOUT = 10_000;
-const context: CommandContext = { publish: 'publish', recordTtl: 2 * COMMAND_TIMEOUT, now: 0, deadline: 1_700_000_010_000 };
-const input: NotedAcquireInput = { name: 'orders:42', field: 'client-1:job', hold: 'i:1', lease: 30_000, note: 'host-a pid 1' };
+const context: CommandContext = {
+  publish: 'publish',
+  recordTtl: 2 * COMMAND_TIMEOUT,
+  now: 0,
+  deadline: 1_700_000_010_000,
+};
+const input: NotedAcquireInput = {
+  name: 'orders:42',
+  field: 'client-1:job',
+  hold: 'i:1',
+  lease: 30_000,
+  note: 'host-a pid 1',
+};
 
 describe('NotedLock commands, without Redis', () => {
   it('send KEYS and ARGV in the order the script header states, every key in the lock slot', () => {
-    expect(notedAcquire.keys(input)).toEqual(['orders:42', 'deadbolt_holds:{orders:42}', 'deadbolt_request:{orders:42}:i:1']);
-    expect(notedAcquire.args(input, context)).toEqual([30_000, 'client-1:job', 'i:1', 1_700_000_010_000, 'host-a pid 1']);
-    expect(notedAcquire.keys({ ...input, name: '{orders}:42' })).toEqual(['{orders}:42', 'deadbolt_holds:{orders}:42', 'deadbolt_request:{orders}:42:i:1']);
+    expect(notedAcquire.keys(input)).toEqual([
+      'orders:42',
+      'deadbolt_holds:{orders:42}',
+      'deadbolt_request:{orders:42}:i:1',
+    ]);
+    expect(notedAcquire.args(input, context)).toEqual([
+      30_000,
+      'client-1:job',
+      'i:1',
+      1_700_000_010_000,
+      'host-a pid 1',
+    ]);
+    expect(notedAcquire.keys({ ...input, name: '{orders}:42' })).toEqual([
+      '{orders}:42',
+      'deadbolt_holds:{orders}:42',
+      'deadbolt_request:{orders}:42:i:1',
+    ]);
     expect(notedHolder.keys({ name: 'orders:42' })).toEqual(['orders:42']);
   });
 
@@ -23,7 +48,11 @@ describe('NotedLock commands, without Redis', () => {
     expect(notedAcquire.decode(1234)).toEqual({ status: 'heldByOther', ttl: 1234 });
     expect(notedAcquire.decode(-1)).toEqual({ status: 'heldByOther', ttl: Infinity });
     expect(notedHolder.decode(null)).toBeNull();
-    expect(notedHolder.decode(['client-1:job:7', 'host-a pid 1'])).toEqual({ clientId: 'client-1', owner: 'job:7', note: 'host-a pid 1' });
+    expect(notedHolder.decode(['client-1:job:7', 'host-a pid 1'])).toEqual({
+      clientId: 'client-1',
+      owner: 'job:7',
+      note: 'host-a pid 1',
+    });
     expect(notedHolder.decode(['6f1c-uuid:57', null])).toEqual({ clientId: '6f1c-uuid', owner: '57', note: null });
   });
 
@@ -61,9 +90,10 @@ describe('the NotedLock acquire script on Redis', () => {
     const sentContext = { ...context, deadline: (await serverNow()) + timeLeft };
     return server().command('EVAL', command.script.source, keys.length, ...keys, ...command.args(sent, sentContext));
   };
-  const acquire = (change: Partial<NotedAcquireInput>, timeLeft?: number) => run(notedAcquire, { ...input, ...change }, timeLeft);
+  const acquire = (change: Partial<NotedAcquireInput>, timeLeft?: number) =>
+    run(notedAcquire, { ...input, ...change }, timeLeft);
 
-  it('counts a re-sent request once, and the note is the first holder\'s', async () => {
+  it("counts a re-sent request once, and the note is the first holder's", async () => {
     expect(await acquire({ name: 'resent' })).toBeNull();
     expect(await acquire({ name: 'resent', note: 'ignored' })).toBeNull(); // the same hold id, sent again
     expect(await server().command('HGETALL', 'resent')).toEqual(['client-1:job', '1', 'note', 'host-a pid 1']);
@@ -77,7 +107,7 @@ describe('the NotedLock acquire script on Redis', () => {
     expect(Number(await server().command('PTTL', 'lease'))).toBeGreaterThan(50_000);
   });
 
-  it('replies the holder\'s TTL to another owner and changes nothing', async () => {
+  it("replies the holder's TTL to another owner and changes nothing", async () => {
     await acquire({ name: 'taken', lease: 60_000 });
     const ttl = await acquire({ name: 'taken', field: 'client-2:other', hold: 'j:1', note: 'a rival' });
     expect(Number(ttl)).toBeGreaterThan(50_000);
@@ -97,4 +127,3 @@ describe('the NotedLock acquire script on Redis', () => {
     expect(await server().command('EXISTS', 'given-back')).toBe(0);
   });
 });
-

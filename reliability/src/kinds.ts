@@ -20,7 +20,10 @@ import {
 import type { LockClient } from '@deadbolt/core';
 
 /** A kind of the registry as the suite runs it, building locks of type `Built`. */
-export interface HammerKind<Built extends AcquirableLock = AcquirableLock> extends Pick<RegisteredKind<Built>, 'id' | 'roles' | 'token'> {
+export interface HammerKind<Built extends AcquirableLock = AcquirableLock> extends Pick<
+  RegisteredKind<Built>,
+  'id' | 'roles' | 'token'
+> {
   /** The topologies it runs on. */
   readonly topologies: readonly TopologyName[];
   /** The independent deployments (servers) it spans. */

@@ -18,7 +18,10 @@ import { groupSubjectsOn, REDLOCK_DEPLOYMENTS, subjectsOn } from '../src/kinds.j
 import { recordFigures } from '../src/results/figures.js';
 
 /** Each adapter's factory, with a driver client it accepts and those it must refuse (never connected). */
-function adapterUnderTest(adapter: AdapterName, address: { host: string; port: number }): BadInputSubjects['adapter'] & { close(): void } {
+function adapterUnderTest(
+  adapter: AdapterName,
+  address: { host: string; port: number },
+): BadInputSubjects['adapter'] & { close(): void } {
   if (adapter === 'ioredis') {
     const validClient = new Redis({ ...address, lazyConnect: true });
     const prefixed = new Redis({ ...address, lazyConnect: true, keyPrefix: 'app:' });
@@ -46,7 +49,9 @@ function adapterUnderTest(adapter: AdapterName, address: { host: string; port: n
 
 describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input on %s', (adapter) => {
   // Servers of the test's own: the first for every kind, the others for RedLock's independent deployments.
-  const contexts = Array.from({ length: REDLOCK_DEPLOYMENTS }, () => useBackendContext(adapter, 'standalone', { dedicated: true }));
+  const contexts = Array.from({ length: REDLOCK_DEPLOYMENTS }, () =>
+    useBackendContext(adapter, 'standalone', { dedicated: true }),
+  );
   const subjects = subjectsOn('standalone');
   const groupSubjects = groupSubjectsOn('standalone');
   const clientPerServer = async (): Promise<DeploymentClients> => {
@@ -64,13 +69,23 @@ describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input o
     await Promise.all(closedClients.map((client: LockClient) => client.close()));
     const releasedHolds: LockHold[] = [];
     for (const subject of [...subjects, ...groupSubjects]) {
-      const held = await subject.kind.create(clientsOf(subject.kind, clients), contexts[0]!.uniqueName(subject.label), subject.role.name).acquire();
+      const held = await subject.kind
+        .create(clientsOf(subject.kind, clients), contexts[0]!.uniqueName(subject.label), subject.role.name)
+        .acquire();
       await held.release();
       releasedHolds.push(held);
     }
     const adapterSubjects = adapterUnderTest(adapter, node);
     const newExecutor = () => adapterSubjects.factory(adapterSubjects.validClient as never);
-    const table = badInputTable({ newExecutor, clients, closedClients, subjects, groupSubjects, releasedHolds, adapter: adapterSubjects });
+    const table = badInputTable({
+      newExecutor,
+      clients,
+      closedClients,
+      subjects,
+      groupSubjects,
+      releasedHolds,
+      adapter: adapterSubjects,
+    });
 
     const before = await Promise.all(nodes.map(commandCalls));
     const wrong: string[] = [];
@@ -79,7 +94,9 @@ describe.each([...new Set(BACKENDS.map(({ adapter }) => adapter))])('bad input o
         const error = await errorOf(() => badInput.call(), 2_000);
         const named = error instanceof InvalidArgumentError ? error.argument : undefined;
         if (!(error instanceof badInput.error) || named !== badInput.argument) {
-          wrong.push(`${entry.name} — ${badInput.input}: expected ${badInput.error.name}${badInput.argument ? `(${badInput.argument})` : ''}, got ${String(error)}`);
+          wrong.push(
+            `${entry.name} — ${badInput.input}: expected ${badInput.error.name}${badInput.argument ? `(${badInput.argument})` : ''}, got ${String(error)}`,
+          );
         }
       }
     }
@@ -104,7 +121,13 @@ describe.each(BACKENDS)('odd but legal input on $adapter/$topology', ({ adapter,
   it('names with unicode and with hash tags are legal lock names, and each lock works', async () => {
     const client = await ctx.client();
     const suffix = ctx.uniqueName('legal');
-    const names = [`ключ-锁-🔒-${suffix}`, `{🔒-tag}:${suffix}`, `{orders}{42}:${suffix}`, `orders:{ü}:${suffix}`, `café ${suffix}`];
+    const names = [
+      `ключ-锁-🔒-${suffix}`,
+      `{🔒-tag}:${suffix}`,
+      `{orders}{42}:${suffix}`,
+      `orders:{ü}:${suffix}`,
+      `café ${suffix}`,
+    ];
     let operations = 0;
     for (const subject of subjects) {
       for (const name of names) {

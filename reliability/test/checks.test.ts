@@ -56,9 +56,14 @@ describe('findOverlaps', () => {
     // Frozen for less than a lease within the hold.
     expect(overlapsWith(hold('2.a', 1_150, 1_250), hold('1.a', 300, 1_300))[0]?.excused).toBe(false);
     // Granted on a request sent before the freeze, recorded after it: the grant may have expired.
-    expect(overlapsWith(hold('2.a', 1_210, 1_250), hold('1.a', 1_205, 1_300, { requested: 50 }))[0]?.excused).toBe(true);
+    expect(overlapsWith(hold('2.a', 1_210, 1_250), hold('1.a', 1_205, 1_300, { requested: 50 }))[0]?.excused).toBe(
+      true,
+    );
     // The stale one may be the later by recorded start: granted before the freeze, known after it.
-    expect(findOverlaps([hold('2.a', 1_150, 1_250), hold('1.a', 1_210, 1_300, { requested: 50 })], pauses, LEASE)[0]?.excused).toBe(true);
+    expect(
+      findOverlaps([hold('2.a', 1_150, 1_250), hold('1.a', 1_210, 1_300, { requested: 50 })], pauses, LEASE)[0]
+        ?.excused,
+    ).toBe(true);
     // Another process's freeze explains nothing.
     expect(findOverlaps([hold('3.a', 90, 1_300), hold('2.a', 1_150, 1_250)], pauses, LEASE)[0]?.excused).toBe(false);
   });
@@ -101,14 +106,36 @@ describe('ResourceStore', () => {
 
 describe('summarise', () => {
   it('adds every test’s figures up, faults by type, in total, by scope and by file', () => {
-    const none = { overlaps: 0, excusedOverlaps: 0, lostUpdates: 0, staleWritesRejected: 0, badInputs: 0, modelSteps: 0, redissonPeerHolds: 0, redissonPeerRenewals: 0 };
+    const none = {
+      overlaps: 0,
+      excusedOverlaps: 0,
+      lostUpdates: 0,
+      staleWritesRejected: 0,
+      badInputs: 0,
+      modelSteps: 0,
+      redissonPeerHolds: 0,
+      redissonPeerRenewals: 0,
+    };
     const results = summarise([
       { ...none, file: 'a', scope: 'x', faults: { 'subscriber CLIENT KILL': 2 }, operations: 10, overlaps: 1 },
-      { ...none, file: 'b', scope: 'x', faults: { 'subscriber CLIENT KILL': 1, 'publish lost': 4 }, operations: 5, badInputs: 3 },
+      {
+        ...none,
+        file: 'b',
+        scope: 'x',
+        faults: { 'subscriber CLIENT KILL': 1, 'publish lost': 4 },
+        operations: 5,
+        badInputs: 3,
+      },
       { ...none, file: 'b', scope: 'y', faults: {}, operations: 1 },
       { ...none, file: 'model-locks', scope: 'y', faults: {}, operations: 0, modelSteps: 40 },
     ]);
-    expect(results.totals).toMatchObject({ faultsInjected: 7, operations: 16, overlaps: 1, badInputs: 3, modelSteps: 40 });
+    expect(results.totals).toMatchObject({
+      faultsInjected: 7,
+      operations: 16,
+      overlaps: 1,
+      badInputs: 3,
+      modelSteps: 40,
+    });
     expect(results.totals.faults).toEqual({ 'subscriber CLIENT KILL': 3, 'publish lost': 4 });
     expect(results.byScope['x']).toMatchObject({ operations: 15 });
     expect(results.byFile['b']).toMatchObject({ operations: 6, badInputs: 3 });
@@ -122,7 +149,15 @@ describe('late copies', () => {
   });
 
   it('excuse a hold lost during a long partition only when it was told, and only near the partition', () => {
-    const lost: HammerHold = { ...hold('1.0', 1_000, 2_000), id: '1.0.0', subject: 'Lock', outcome: 'released', wrote: true, rejected: false, lost: true };
+    const lost: HammerHold = {
+      ...hold('1.0', 1_000, 2_000),
+      id: '1.0.0',
+      subject: 'Lock',
+      outcome: 'released',
+      wrote: true,
+      rejected: false,
+      lost: true,
+    };
     const cutOff = { from: 1_500, to: 3_000 };
     expect(cutOffDuring(lost, [cutOff], 1_000)).toBe(true);
     expect(cutOffDuring({ ...lost, lost: false }, [cutOff], 1_000)).toBe(false);
@@ -132,8 +167,12 @@ describe('late copies', () => {
 });
 
 describe('the latch model and its judge', () => {
-  const judge = (model: LatchModel, outcome: string, observed: { outcome: string; stored: string | null; opened?: number[]; answeredLate?: string[] }, openSince = () => false) =>
-    judgeLatchStep({ outcome, stored: model.stored, openSince }, { opened: [], answeredLate: [], ...observed });
+  const judge = (
+    model: LatchModel,
+    outcome: string,
+    observed: { outcome: string; stored: string | null; opened?: number[]; answeredLate?: string[] },
+    openSince = () => false,
+  ) => judgeLatchStep({ outcome, stored: model.stored, openSince }, { opened: [], answeredLate: [], ...observed });
 
   it('counts down to zero, opens there, and counts a count-down of a latch with no count as nothing', () => {
     const model = new LatchModel();
@@ -145,7 +184,11 @@ describe('the latch model and its judge', () => {
     model.apply({ op: 'countDown', client: 1 });
     expect({ stored: model.stored, open: model.open }).toEqual({ stored: '1', open: false });
     model.apply({ op: 'countDown', client: 0 });
-    expect({ stored: model.stored, open: model.open, read: model.apply({ op: 'getCount', client: 0 }) }).toEqual({ stored: null, open: true, read: 'value:0' });
+    expect({ stored: model.stored, open: model.open, read: model.apply({ op: 'getCount', client: 0 }) }).toEqual({
+      stored: null,
+      open: true,
+      read: 'value:0',
+    });
   });
 
   it('flags a count-down counted twice as a latch opened early, and a wait that saw it open too soon', () => {
@@ -157,7 +200,12 @@ describe('the latch model and its judge', () => {
     expect(found.found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[state]', '[early]', '[early]']);
     expect(found.openedEarly).toBe(2);
     expect(judge(model, 'false', { outcome: 'true', stored: '1' }).openedEarly).toBe(1);
-    expect(judge(model, expected, { outcome: 'done', stored: '1', answeredLate: [':1'] }).found).toEqual(['[late] a copy delivered past its deadline was answered :1, not refused']);
-    expect(judge(model, expected, { outcome: 'done', stored: '1', opened: [0] }, () => true)).toEqual({ found: [], openedEarly: 0 });
+    expect(judge(model, expected, { outcome: 'done', stored: '1', answeredLate: [':1'] }).found).toEqual([
+      '[late] a copy delivered past its deadline was answered :1, not refused',
+    ]);
+    expect(judge(model, expected, { outcome: 'done', stored: '1', opened: [0] }, () => true)).toEqual({
+      found: [],
+      openedEarly: 0,
+    });
   });
 });

@@ -24,7 +24,14 @@ describe.each(backendsOn('cluster'))('cluster failover on $adapter/cluster', ({ 
   const ctx = useBackendContext(adapter, 'cluster', { replicas: 1 });
   useNoUnhandledRejections();
   const subjects = subjectsOn('cluster');
-  const contend = () => Contention.start(ctx, { subjects, clientOptions: CLIENT_OPTIONS, waitersPerLock: 3, waitTime: 60_000, oneSlot: true });
+  const contend = () =>
+    Contention.start(ctx, {
+      subjects,
+      clientOptions: CLIENT_OPTIONS,
+      waitersPerLock: 3,
+      waitTime: 60_000,
+      oneSlot: true,
+    });
   const slotKey = (contention: Contention) => contention.holds[0]?.held.name ?? '';
 
   it('manual failover: every holder keeps its lock, and waiters get them once released', async () => {
@@ -53,7 +60,11 @@ describe.each(backendsOn('cluster'))('cluster failover on $adapter/cluster', ({ 
       const kept = new Set<HeldLock>();
       for (const { held, observer, subject } of contention.holds) {
         if (!held.signal.aborted && (await observer.isHeldBy(held.owner))) kept.add(held);
-        else expect(await eventually(() => held.signal.aborted, 10_000), `${subject.label} holder not told it lost its lock`).toBe(true);
+        else
+          expect(
+            await eventually(() => held.signal.aborted, 10_000),
+            `${subject.label} holder not told it lost its lock`,
+          ).toBe(true);
       }
       const released = await contention.releaseHolds();
       contention.holds.forEach(({ held, subject }, index) => {

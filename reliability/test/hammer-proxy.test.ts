@@ -11,7 +11,13 @@
 // (longer than its records), so that ioredis re-sends it after every record is gone. Holders may
 // lose their locks during that partition, if they are told; releases whose outcome was unknown
 // may find their lock gone afterwards. No overlap, no lost update, all the same.
-import { cutLockRequest, cutLockRequestThenPartitionLong, deliverLockRequestLate, partitionProxies, resetProxies } from '../src/faults/proxyFaults.js';
+import {
+  cutLockRequest,
+  cutLockRequestThenPartitionLong,
+  deliverLockRequestLate,
+  partitionProxies,
+  resetProxies,
+} from '../src/faults/proxyFaults.js';
 import { describeHammer } from '../src/hammer/describeHammer.js';
 import type { HammerShape } from '../src/hammer/hammerShape.js';
 import { subjectsOn } from '../src/kinds.js';
@@ -20,7 +26,14 @@ import { subjectsOn } from '../src/kinds.js';
 // and a half. A 500 ms commandTimeout: well above the latency, and short enough that a partition
 // past a request's records (1.7 s) fits the run; the 3 s lease stays (renewed every second, given
 // up a second before it ends: a renewal timed out at 500 ms is tried again in time).
-const PROXY_SHAPE = { processes: 4, tasksPerSubject: 2, holdsPerTask: 6, workMs: 2, watchdogTimeout: 3_000, commandTimeout: 500 } as const satisfies HammerShape;
+const PROXY_SHAPE = {
+  processes: 4,
+  tasksPerSubject: 2,
+  holdsPerTask: 6,
+  workMs: 2,
+  watchdogTimeout: 3_000,
+  commandTimeout: 500,
+} as const satisfies HammerShape;
 
 describeHammer(import.meta.url, {
   title: 'no two owners hold a lock at once and no update is lost through cut requests, partitions and resets',

@@ -54,7 +54,17 @@ function workMs({ side, task, iteration }: HoldTurn): number {
 /** The waiters whose wait has ended, by label, without waiting for the others. */
 async function takenSoFar(waiters: readonly Waiter[]): Promise<string[]> {
   const pending = Symbol('pending');
-  const states = await Promise.all(waiters.map(({ taken }) => Promise.race([taken.then(() => true, () => true), Promise.resolve(pending)])));
+  const states = await Promise.all(
+    waiters.map(({ taken }) =>
+      Promise.race([
+        taken.then(
+          () => true,
+          () => true,
+        ),
+        Promise.resolve(pending),
+      ]),
+    ),
+  );
   return waiters.filter((_, index) => states[index] !== pending).map(({ subject }) => subject.label);
 }
 
@@ -89,7 +99,9 @@ describe.each(BACKENDS)('Redisson peer and Deadbolt on $adapter/$topology', ({ a
 
     expect(java.renewals.lockTask.names, 'locks the peer still renews').toEqual([]);
     expect(java.renewals.readLockTask.names, 'read locks the peer still renews').toEqual([]);
-    const locks = subjects.map((subject) => subject.kind.create(clients.slice(0, 1), report.lockNames.get(subject.kind.id) ?? '', subject.role.name));
+    const locks = subjects.map((subject) =>
+      subject.kind.create(clients.slice(0, 1), report.lockNames.get(subject.kind.id) ?? '', subject.role.name),
+    );
     await expectNothingLeft(ctx.backend(), clients, locks);
   });
 
@@ -128,8 +140,22 @@ describe.each(BACKENDS)('Redisson peer and Deadbolt on $adapter/$topology', ({ a
 
     // The peer held each lock until its lease ended at the earliest; Deadbolt's hold came after.
     const intervals: HoldInterval[] = waiters.flatMap(({ subject, lock }, index) => [
-      { lock: lock.name, owner: `redisson:${java.id}`, pid: process.pid, exclusive: subject.role.exclusive, start: peerStarts[index] ?? NaN, end: ends[index] ?? NaN },
-      { lock: lock.name, owner: `deadbolt:${client.id}`, pid: process.pid, exclusive: true, start: taken[index]?.at ?? NaN, end: releasedAt },
+      {
+        lock: lock.name,
+        owner: `redisson:${java.id}`,
+        pid: process.pid,
+        exclusive: subject.role.exclusive,
+        start: peerStarts[index] ?? NaN,
+        end: ends[index] ?? NaN,
+      },
+      {
+        lock: lock.name,
+        owner: `deadbolt:${client.id}`,
+        pid: process.pid,
+        exclusive: true,
+        start: taken[index]?.at ?? NaN,
+        end: releasedAt,
+      },
     ]);
     expect(findOverlaps(intervals, [], 0), 'overlapping holds').toEqual([]);
     recordFigures(import.meta.url, ctx.backend().name, {
@@ -138,6 +164,10 @@ describe.each(BACKENDS)('Redisson peer and Deadbolt on $adapter/$topology', ({ a
       redissonPeerHolds: subjects.length,
       redissonPeerRenewals: renewals,
     });
-    await expectNothingLeft(ctx.backend(), [client], waiters.map(({ lock }) => lock));
+    await expectNothingLeft(
+      ctx.backend(),
+      [client],
+      waiters.map(({ lock }) => lock),
+    );
   });
 });

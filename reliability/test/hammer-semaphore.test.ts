@@ -23,12 +23,25 @@
 // what is still held), and at the end its ledger must balance exactly: the permits available
 // plus those its holds hash marks as held are the permits it was given, none lost or invented.
 import { describePermitHammer } from '../src/semaphore/describePermitHammer.js';
-import { cutLockRequest, cutLockRequestThenPartitionLong, deliverLockRequestLate, partitionProxies, resetProxies } from '../src/faults/proxyFaults.js';
+import {
+  cutLockRequest,
+  cutLockRequestThenPartitionLong,
+  deliverLockRequestLate,
+  partitionProxies,
+  resetProxies,
+} from '../src/faults/proxyFaults.js';
 import { killPermitHolder, killPermitSubscribers, permitFault } from '../src/semaphore/permitFaults.js';
 import { PERMIT_KINDS } from '../src/semaphore/permitKinds.js';
 import type { PermitHammerShape } from '../src/semaphore/runPermitHammer.js';
 
-const SHAPE = { permits: 4, processes: 4, tasks: 3, holdsPerTask: 8, maxPermits: 2, workMs: 3 } as const satisfies PermitHammerShape;
+const SHAPE = {
+  permits: 4,
+  processes: 4,
+  tasks: 3,
+  holdsPerTask: 8,
+  maxPermits: 2,
+  workMs: 3,
+} as const satisfies PermitHammerShape;
 // Every request pays the latency: fewer grants, so that the file stays within its time. A 500 ms
 // commandTimeout, so that a partition past a request's records (3 × it) fits the run.
 const PROXY_SHAPE = { ...SHAPE, holdsPerTask: 5, commandTimeout: 500 } as const satisfies PermitHammerShape;
@@ -44,7 +57,8 @@ const PROXY_SHAPE = { ...SHAPE, holdsPerTask: 5, commandTimeout: 500 } as const 
 // direct standalone run (the proxied one is standalone): each run also waits for the killed
 // worker's last lease to end.
 const LEASED_SHAPE = { ...SHAPE, holdsPerTask: 5 } as const satisfies PermitHammerShape;
-const LEASED_TITLE = 'never more than N permits held, leases end and are told, every permit back after the killed holder’s leases';
+const LEASED_TITLE =
+  'never more than N permits held, leases end and are told, every permit back after the killed holder’s leases';
 
 for (const kind of PERMIT_KINDS) {
   for (const topology of kind.leased ? (['cluster'] as const) : (['standalone', 'cluster'] as const)) {

@@ -27,7 +27,13 @@ describe.each(BACKENDS)('holder process faults on $adapter/$topology', ({ adapte
   afterEach(() => WorkerProcess.killAll());
 
   const start = async () => {
-    const holder = await startHolder({ backend: ctx.backend(), store: store(), subjects, watchdogTimeout: LEASE, uniqueName: ctx.uniqueName });
+    const holder = await startHolder({
+      backend: ctx.backend(),
+      store: store(),
+      subjects,
+      watchdogTimeout: LEASE,
+      uniqueName: ctx.uniqueName,
+    });
     const client = await ctx.client({ watchdogTimeout: LEASE });
     const waiters = waitOnEach(client, subjects, holder, WAIT_TIME);
     await sleep(SETTLE_MS);
@@ -69,7 +75,8 @@ describe.each(BACKENDS)('holder process faults on $adapter/$topology', ({ adapte
     try {
       for (const [index, { subject }] of waiters.entries()) {
         const token = subject.kind.token?.(held[index]!);
-        if (token !== undefined) expect(await fencedStore.write(resourceKeys(holder.names[index]!), 1, 'new-holder', token)).toBe(true);
+        if (token !== undefined)
+          expect(await fencedStore.write(resourceKeys(holder.names[index]!), 1, 'new-holder', token)).toBe(true);
       }
     } finally {
       fencedStore.close();

@@ -32,20 +32,26 @@ describe.each(BACKENDS)('model-based CountDownLatch on $adapter/$topology', ({ a
   it.runIf(plain)('keeps to the model: the count is the model’s, and the latch opens only at zero', async () => {
     const report = await checkLatchModel(ctx.backend(), budget);
     console.log(formatSemaphoreReport(report));
-    recordFigures(import.meta.url, ctx.backend().name, { modelSteps: report.steps, latchesOpenedEarly: report.tallies['latches opened early'] ?? 0 });
+    recordFigures(import.meta.url, ctx.backend().name, {
+      modelSteps: report.steps,
+      latchesOpenedEarly: report.tallies['latches opened early'] ?? 0,
+    });
     if (report.failure) throw new Error(formatSemaphoreReport(report));
     expect(report.runs).toBe(budget.runs);
   });
 
-  it.runIf(faulty)('keeps to the model through late copies and cuts: a change counts once or not at all, and the latch opens only at zero', async () => {
-    const report = await checkLatchModel(ctx.backend(), withFaults, true);
-    console.log(formatSemaphoreReport(report));
-    recordFigures(import.meta.url, ctx.backend().name, {
-      modelSteps: report.steps,
-      latchesOpenedEarly: report.tallies['latches opened early'] ?? 0,
-      ...faultFigures(report.injected),
-    });
-    if (report.failure) throw new Error(formatSemaphoreReport(report));
-    expect(report.runs).toBe(withFaults.runs);
-  });
+  it.runIf(faulty)(
+    'keeps to the model through late copies and cuts: a change counts once or not at all, and the latch opens only at zero',
+    async () => {
+      const report = await checkLatchModel(ctx.backend(), withFaults, true);
+      console.log(formatSemaphoreReport(report));
+      recordFigures(import.meta.url, ctx.backend().name, {
+        modelSteps: report.steps,
+        latchesOpenedEarly: report.tallies['latches opened early'] ?? 0,
+        ...faultFigures(report.injected),
+      });
+      if (report.failure) throw new Error(formatSemaphoreReport(report));
+      expect(report.runs).toBe(withFaults.runs);
+    },
+  );
 });

@@ -66,7 +66,11 @@ describe.each(BACKENDS)('model-based semaphores on $adapter/$topology', ({ adapt
     it(`${kind.id} keeps to the model through late copies and cuts: every change counts once or not at all, no permit lost or invented`, async () => {
       const report = await checkFaultySemaphoreModel(kind, ctx.backend(), withFaults);
       console.log(formatSemaphoreReport(report));
-      recordFigures(import.meta.url, ctx.backend().name, { modelSteps: report.steps, overlaps: report.excesses, ...faultFigures(report.injected) });
+      recordFigures(import.meta.url, ctx.backend().name, {
+        modelSteps: report.steps,
+        overlaps: report.excesses,
+        ...faultFigures(report.injected),
+      });
       if (report.failure) throw new Error(formatSemaphoreReport(report));
       expect(report.runs).toBe(withFaults.runs);
     });
@@ -76,7 +80,11 @@ describe.each(BACKENDS)('model-based semaphores on $adapter/$topology', ({ adapt
     it(`${kind.id} keeps to the model of leases through late copies and cuts: every change counts once or not at all, holders told in time`, async () => {
       const report = await checkFaultyExpirableModel(kind, ctx.backend(), leasedWithFaults);
       console.log(formatSemaphoreReport(report));
-      recordFigures(import.meta.url, ctx.backend().name, { modelSteps: report.steps, overlaps: report.excesses, ...faultFigures(report.injected) });
+      recordFigures(import.meta.url, ctx.backend().name, {
+        modelSteps: report.steps,
+        overlaps: report.excesses,
+        ...faultFigures(report.injected),
+      });
       if (report.failure) throw new Error(formatSemaphoreReport(report));
       expect(report.runs).toBe(leasedWithFaults.runs);
     });

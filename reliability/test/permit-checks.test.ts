@@ -12,21 +12,37 @@ import { attemptsOf, grantsOf } from '../src/semaphore/permitGrants.js';
 import { findPermitExcesses, type PermitInterval } from '../src/semaphore/permitHistory.js';
 import { reviewLeases, TOLD_SLACK_MS } from '../src/semaphore/permitLeases.js';
 
-const grant = (id: string, permits: number, start: number, end: number): PermitInterval => ({ id, permits, start, end });
+const grant = (id: string, permits: number, start: number, end: number): PermitInterval => ({
+  id,
+  permits,
+  start,
+  end,
+});
 const LIMIT_3 = [{ at: -Infinity, limit: 3 }];
 
 describe('findPermitExcesses', () => {
   it('reports a grant that takes the permits held at once beyond N, and only that one', () => {
-    const excesses = findPermitExcesses([grant('a', 2, 0, 10), grant('b', 1, 5, 20), grant('c', 1, 8, 12), grant('d', 1, 15, 30)], LIMIT_3);
+    const excesses = findPermitExcesses(
+      [grant('a', 2, 0, 10), grant('b', 1, 5, 20), grant('c', 1, 8, 12), grant('d', 1, 15, 30)],
+      LIMIT_3,
+    );
     expect(excesses.map(({ grant: { id }, held, limit }) => [id, held, limit])).toEqual([['c', 4, 3]]);
   });
 
   it('finds none where the holds only touch, or stay within N', () => {
-    expect(findPermitExcesses([grant('a', 3, 0, 10), grant('b', 3, 10, 20), grant('c', 2, 20, 30), grant('d', 1, 25, 35)], LIMIT_3)).toEqual([]);
+    expect(
+      findPermitExcesses(
+        [grant('a', 3, 0, 10), grant('b', 3, 10, 20), grant('c', 2, 20, 30), grant('d', 1, 25, 35)],
+        LIMIT_3,
+      ),
+    ).toEqual([]);
   });
 
   it('counts permits never given back (end Infinity) against every later grant', () => {
-    const excesses = findPermitExcesses([grant('kept', 2, 0, Infinity), grant('b', 1, 50, 60), grant('c', 1, 100, 110), grant('d', 1, 105, 120)], LIMIT_3);
+    const excesses = findPermitExcesses(
+      [grant('kept', 2, 0, Infinity), grant('b', 1, 50, 60), grant('c', 1, 100, 110), grant('d', 1, 105, 120)],
+      LIMIT_3,
+    );
     expect(excesses.map(({ grant: { id } }) => id)).toEqual(['d']);
   });
 
@@ -36,7 +52,13 @@ describe('findPermitExcesses', () => {
       { at: 20, limit: 4 },
       { at: 40, limit: 1 },
     ];
-    const grants = [grant('a', 2, 1, 100), grant('b', 1, 5, 6), grant('c', 2, 21, 30), grant('d', 0, 45, 50), grant('e', 1, 41, 42)];
+    const grants = [
+      grant('a', 2, 1, 100),
+      grant('b', 1, 5, 6),
+      grant('c', 2, 21, 30),
+      grant('d', 0, 45, 50),
+      grant('e', 1, 41, 42),
+    ];
     expect(findPermitExcesses(grants, limits).map(({ grant: { id }, held, limit }) => [id, held, limit])).toEqual([
       ['b', 3, 2],
       ['e', 3, 1],
@@ -61,7 +83,12 @@ describe('accountPermits', () => {
       { id: 'u2', permits: 2, certain: false },
     ];
     expect([5, 3, 1].map((available) => accountPermits(6, available, leaks).accounted)).toEqual([true, true, true]);
-    expect([6, 4, 2, 0].map((available) => accountPermits(6, available, leaks).accounted)).toEqual([false, false, false, false]);
+    expect([6, 4, 2, 0].map((available) => accountPermits(6, available, leaks).accounted)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -143,10 +170,18 @@ describe('leased grants (PermitExpirableSemaphore)', () => {
       { event: 'asking', hold: 'k.f', at: ms(0), permits: 1, leaseMs: 60 },
       { event: 'acquired', hold: 'k.f', at: ms(3) },
     ] as const satisfies PermitEvent[];
-    expect(grantsOf(killed, { at: ms(300) }, { watchdogMs: 1_000 }).grants.map(({ end }) => end)).toEqual([ms(1_000), ms(60)]);
-    expect(grantsOf(killed, { at: ms(3_000) }, { watchdogMs: 1_000 }).grants.map(({ end }) => end)).toEqual([ms(3_000), ms(60)]);
+    expect(grantsOf(killed, { at: ms(300) }, { watchdogMs: 1_000 }).grants.map(({ end }) => end)).toEqual([
+      ms(1_000),
+      ms(60),
+    ]);
+    expect(grantsOf(killed, { at: ms(3_000) }, { watchdogMs: 1_000 }).grants.map(({ end }) => end)).toEqual([
+      ms(3_000),
+      ms(60),
+    ]);
     // Killed 5 s after its 60 ms lease ended, never told.
-    expect(reviewLeases(attemptsOf(killed), ms(5_000)).breaches).toEqual([expect.stringContaining('k.f: its 60 ms lease ended by 63000 µs, but it was never told')]);
+    expect(reviewLeases(attemptsOf(killed), ms(5_000)).breaches).toEqual([
+      expect.stringContaining('k.f: its 60 ms lease ended by 63000 µs, but it was never told'),
+    ]);
   });
 
   it('flag a holder never told its lease ended, and a release after the lease that gave permits back', () => {
@@ -166,7 +201,11 @@ describe('leased grants (PermitExpirableSemaphore)', () => {
       { event: 'releasing', hold: 'w', at: ms(2_000) },
       { event: 'released', hold: 'w', unknown: false, lapsed: true },
     ];
-    expect(reviewLeases(attemptsOf(lost(false)))).toEqual({ outlived: 0, watchdogLapses: 1, breaches: [expect.stringContaining('w: lost its permits under the watchdog')] });
+    expect(reviewLeases(attemptsOf(lost(false)))).toEqual({
+      outlived: 0,
+      watchdogLapses: 1,
+      breaches: [expect.stringContaining('w: lost its permits under the watchdog')],
+    });
     expect(reviewLeases(attemptsOf(lost(true)))).toEqual({ outlived: 0, watchdogLapses: 1, breaches: [] });
   });
 });
@@ -183,9 +222,16 @@ describe('the semaphore model’s judges', () => {
       { outcome: expected, exists: model.exists, available: model.available, limit: model.limit, held: model.held },
       { outcome: 'held:1', stored: '-1', marked: 3 },
     );
-    expect(found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[outcome]', '[state]', '[count]', '[marks]']);
+    expect(found.map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual([
+      '[outcome]',
+      '[state]',
+      '[count]',
+      '[marks]',
+    ]);
     const history = [grant('#0', 2, 1, Infinity), grant('#1', 1, 2, Infinity)];
-    expect(judgeSemaphoreHistory(history, model.limits)).toEqual(['[excess] grant #1 of 1 at step 2: 3 permits held, limit 2']);
+    expect(judgeSemaphoreHistory(history, model.limits)).toEqual([
+      '[excess] grant #1 of 1 at step 2: 3 permits held, limit 2',
+    ]);
   });
 
   it('find nothing when the real semaphore did what the model did', () => {
@@ -206,14 +252,19 @@ describe('the semaphore model after a step of unknown outcome', () => {
     orphaned.orphan(2);
     expect({ model: model.available, clone: orphaned.available }).toEqual({ model: 3, clone: 1 });
     model.adopt(orphaned);
-    const state = { exists: model.exists, available: model.available, limit: model.limit, held: model.held + model.orphaned };
+    const state = {
+      exists: model.exists,
+      available: model.available,
+      limit: model.limit,
+      held: model.held + model.orphaned,
+    };
     expect(judgeSemaphoreStep({ outcome: 'done', ...state }, { outcome: 'done', stored: '1', marked: 2 })).toEqual([]);
     // A copy that took them again: Redis marks 4 and shows none free.
-    expect(judgeSemaphoreStep({ outcome: 'done', ...state }, { outcome: 'done', stored: '-1', marked: 4 }).map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual([
-      '[state]',
-      '[count]',
-      '[marks]',
-    ]);
+    expect(
+      judgeSemaphoreStep({ outcome: 'done', ...state }, { outcome: 'done', stored: '-1', marked: 4 }).map((line) =>
+        line.slice(0, line.indexOf(']') + 1),
+      ),
+    ).toEqual(['[state]', '[count]', '[marks]']);
   });
 });
 
@@ -224,7 +275,9 @@ describe('the PermitExpirableSemaphore model', () => {
     exists: model.exists,
     available: model.available,
     limit: model.limit,
-    members: model.permits.flatMap((permit, index) => (permit.state === 'gone' ? [] : [{ member: storedMember(ids[index] ?? ''), expired: permit.state === 'expired' }])),
+    members: model.permits.flatMap((permit, index) =>
+      permit.state === 'gone' ? [] : [{ member: storedMember(ids[index] ?? ''), expired: permit.state === 'expired' }],
+    ),
     told: model.holdings.map((holding) => holding.told),
   });
 
@@ -235,7 +288,11 @@ describe('the PermitExpirableSemaphore model', () => {
     expect(model.apply({ op: 'tryAcquire', client: 1, permits: 1, lease: 'watchdog' }, 2)).toBe('held:1');
     expect(model.apply({ op: 'tryAcquire', client: 1, permits: 1, lease: 'long' }, 3)).toBe('null');
     model.apply({ op: 'pass' }, 4);
-    expect([model.available, model.stored, model.holdings.map((holding) => holding.told)]).toEqual([0, 2, [true, false]]);
+    expect([model.available, model.stored, model.holdings.map((holding) => holding.told)]).toEqual([
+      0,
+      2,
+      [true, false],
+    ]);
     // addPermits does not reclaim; availablePermits does.
     model.apply({ op: 'addPermits', client: 0, permits: 0 }, 5);
     expect(model.available).toBe(0);
@@ -258,7 +315,21 @@ describe('the PermitExpirableSemaphore model', () => {
     const held = ids.map((id) => ({ member: storedMember(id), score: 2_000 }));
     const matching = { outcome: 'held:2', stored: '0', members: held, readFrom: 1_000, readTo: 1_001, told: [false] };
     expect(judgeExpirableStep(expected, matching)).toEqual([]);
-    const broken = { outcome: 'null', stored: '2', members: [{ member: storedMember(ids[0] ?? ''), score: 500 }], readFrom: 1_000, readTo: 1_001, told: [true] };
-    expect(judgeExpirableStep(expected, broken).map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual(['[outcome]', '[state]', '[members]', '[lease]', '[count]', '[told]']);
+    const broken = {
+      outcome: 'null',
+      stored: '2',
+      members: [{ member: storedMember(ids[0] ?? ''), score: 500 }],
+      readFrom: 1_000,
+      readTo: 1_001,
+      told: [true],
+    };
+    expect(judgeExpirableStep(expected, broken).map((line) => line.slice(0, line.indexOf(']') + 1))).toEqual([
+      '[outcome]',
+      '[state]',
+      '[members]',
+      '[lease]',
+      '[count]',
+      '[told]',
+    ]);
   });
 });

@@ -16,7 +16,9 @@ const NODES = 5;
 const CLIENT_OPTIONS = { watchdogTimeout: 1_500, commandTimeout: 1_000 };
 
 describe.each(backendsOn('standalone').map(({ adapter }) => adapter))('RedLock node loss on %s', (adapter) => {
-  const deployments = Array.from({ length: NODES }, () => useBackendContext(adapter, 'standalone', { dedicated: true }));
+  const deployments = Array.from({ length: NODES }, () =>
+    useBackendContext(adapter, 'standalone', { dedicated: true }),
+  );
   const node = (index: number) => deployments[index]!.backend().nodes[0]!;
   const down = new Set<number>();
   useNoUnhandledRejections();
@@ -30,7 +32,9 @@ describe.each(backendsOn('standalone').map(({ adapter }) => adapter))('RedLock n
 
   const redlocks = async (name: string) => {
     const side = async () => {
-      const clients: LockClient[] = await Promise.all(deployments.map((deployment) => deployment.client(CLIENT_OPTIONS)));
+      const clients: LockClient[] = await Promise.all(
+        deployments.map((deployment) => deployment.client(CLIENT_OPTIONS)),
+      );
       return new RedLock(clients.map((client) => client.lock(name)));
     };
     return { holder: await side(), other: await side() };
@@ -73,7 +77,10 @@ describe.each(backendsOn('standalone').map(({ adapter }) => adapter))('RedLock n
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     await expect(other.acquire({ waitTime: 1_500 })).rejects.toBeInstanceOf(LockError);
     // Releasing what is left of a lost group may succeed or fail, but only with a typed error.
-    const released: unknown = await held.release().then(() => undefined, (error: unknown) => error);
+    const released: unknown = await held.release().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     if (released !== undefined) expect(released).toBeInstanceOf(LockError);
     // Back, empty: the majority is free again.
     for (const index of [0, 1, 2]) await node(index).restart();

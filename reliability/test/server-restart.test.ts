@@ -29,7 +29,12 @@ describe.each(backendsOn('standalone'))('server restart on $adapter/standalone',
   const contend = (ctx: BackendContext) =>
     Contention.start(ctx, { subjects, clientOptions: CLIENT_OPTIONS, waitersPerLock: 3, waitTime: WAIT_TIME });
 
-  const finish = async (ctx: BackendContext, contention: Contention, outcomes: readonly WaitOutcome[], fault: FaultType) => {
+  const finish = async (
+    ctx: BackendContext,
+    contention: Contention,
+    outcomes: readonly WaitOutcome[],
+    fault: FaultType,
+  ) => {
     const faults = new FaultLog();
     faults.record(fault);
     await expectContentionHeld(import.meta.url, ctx, contention, outcomes, faults, {
@@ -63,7 +68,10 @@ describe.each(backendsOn('standalone'))('server restart on $adapter/standalone',
       await restartEmpty(ctx.backend(), DOWN_MS);
       const outcomes = await contention.settled();
       for (const { held, subject } of contention.holds) {
-        expect(await eventually(() => held.signal.aborted, 10_000), `${subject.label} holder told it lost its lock`).toBe(true);
+        expect(
+          await eventually(() => held.signal.aborted, 10_000),
+          `${subject.label} holder told it lost its lock`,
+        ).toBe(true);
         expect(held.signal.reason).toBeInstanceOf(LockLostError);
       }
       expect(await contention.releaseHolds()).toEqual(contention.holds.map(() => LockNotHeldError.name));

@@ -26,7 +26,12 @@ describe.each(BACKENDS)('lost wake-ups on $adapter/$topology', ({ adapter, topol
     expectContentionHeld(import.meta.url, ctx, contention, outcomes, faults, { kept: () => true, waitErrors: [] });
 
   it('subscriber connections killed while many wait: every waiter still gets its lock once released', async () => {
-    const contention = await Contention.start(ctx, { subjects, clientOptions: CLIENT_OPTIONS, waitersPerLock: 5, waitTime: 30_000 });
+    const contention = await Contention.start(ctx, {
+      subjects,
+      clientOptions: CLIENT_OPTIONS,
+      waitersPerLock: 5,
+      waitTime: 30_000,
+    });
     await sleep(SETTLE_MS);
     await killSubscribers(ctx.backend(), DEFAULT_SUBSCRIBER_NAME);
     const faults = new FaultLog();
@@ -39,12 +44,22 @@ describe.each(BACKENDS)('lost wake-ups on $adapter/$topology', ({ adapter, topol
     const leaseTime = 1_000;
     // A wait that outlives the lease by less than it would take to notice by other means than the TTL.
     const waitTime = leaseTime + 4_000;
-    const contention = await Contention.start(ctx, { subjects, clientOptions: CLIENT_OPTIONS, waitersPerLock: 2, waitTime, leaseTime });
+    const contention = await Contention.start(ctx, {
+      subjects,
+      clientOptions: CLIENT_OPTIONS,
+      waitersPerLock: 2,
+      waitTime,
+      leaseTime,
+    });
     const faults = new FaultLog();
     for (const _ of contention.holds) faults.record('publish lost');
     const outcomes = await contention.settled();
     for (const { held, requested, subject } of contention.holds) {
-      const first = Math.min(...outcomes.filter((outcome) => outcome.subject === subject.label).map((outcome) => outcome.interval?.start ?? Infinity));
+      const first = Math.min(
+        ...outcomes
+          .filter((outcome) => outcome.subject === subject.label)
+          .map((outcome) => outcome.interval?.start ?? Infinity),
+      );
       expect(first - requested, `${subject.label} taken before the lease ended`).toBeGreaterThanOrEqual(leaseTime - 5);
       await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
     }

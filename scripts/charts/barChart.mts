@@ -69,13 +69,17 @@ function valueText(spec: BarChartSpec, series: number, value: number | undefined
 }
 
 /** A spread in words, after its value: ` (from 110 to 130)`; nothing without one. */
-const spreadText = (spread: Spread | undefined) => (spread === undefined ? '' : ` (from ${formatNumber(spread.min)} to ${formatNumber(spread.max)})`);
+const spreadText = (spread: Spread | undefined) =>
+  spread === undefined ? '' : ` (from ${formatNumber(spread.min)} to ${formatNumber(spread.max)})`;
 
 /** Every value, with its spread, in words, for `<desc>`. */
 function listing(spec: BarChartSpec): string {
-  const described = (group: BarGroup, series: number) => `${valueText(spec, series, group.values[series])}${spreadText(group.spreads?.[series])}`;
+  const described = (group: BarGroup, series: number) =>
+    `${valueText(spec, series, group.values[series])}${spreadText(group.spreads?.[series])}`;
   const groups = spec.groups.map((group) =>
-    spec.series.length > 1 ? `${group.label}: ${group.values.map((_, series) => described(group, series)).join(', ')}` : `${group.label} ${described(group, 0)}`,
+    spec.series.length > 1
+      ? `${group.label}: ${group.values.map((_, series) => described(group, series)).join(', ')}`
+      : `${group.label} ${described(group, 0)}`,
   );
   return `Values: ${groups.join('; ')}.`;
 }
@@ -100,16 +104,25 @@ export function renderBarChart(spec: BarChartSpec): string {
   // Legend: the series (when several) and the highlighted kind of bar.
   const legend: { readonly text: string; readonly series: number; readonly hatched: boolean }[] = [
     ...(spec.series.length > 1 ? spec.series.map((name, series) => ({ text: name, series, hatched: false })) : []),
-    ...(highlighted && spec.highlightName !== undefined ? [{ text: `${spec.highlightName}: hatched, label in bold`, series: 0, hatched: true }] : []),
+    ...(highlighted && spec.highlightName !== undefined
+      ? [{ text: `${spec.highlightName}: hatched, label in bold`, series: 0, hatched: true }]
+      : []),
   ];
 
   // Widths: labels on the left, the plot, values on the right.
   const labelWidth = Math.max(0, ...spec.groups.map((group) => textWidth(group.label, FONT, group.highlight)));
   const valueWidth = Math.max(
     0,
-    ...spec.groups.flatMap((group) => Array.from({ length: seriesCount }, (_, series) => textWidth(valueText(spec, series, group.values[series]), FONT, group.highlight))),
+    ...spec.groups.flatMap((group) =>
+      Array.from({ length: seriesCount }, (_, series) =>
+        textWidth(valueText(spec, series, group.values[series]), FONT, group.highlight),
+      ),
+    ),
   );
-  const headerWidth = Math.max(textWidth(spec.title, TITLE_FONT, true), ...(spec.subtitle ?? []).map((line) => textWidth(line, FONT)));
+  const headerWidth = Math.max(
+    textWidth(spec.title, TITLE_FONT, true),
+    ...(spec.subtitle ?? []).map((line) => textWidth(line, FONT)),
+  );
   const legendWidth = legend.reduce((sum, item) => sum + SWATCH + 6 + textWidth(item.text, FONT) + 18, 0);
   const fixed = PAD + labelWidth + 10 + 6 + valueWidth + PAD;
   const plotWidth = Math.max(MIN_PLOT, headerWidth + 2 * PAD - fixed, legendWidth + 2 * PAD - fixed);
@@ -121,7 +134,9 @@ export function renderBarChart(spec: BarChartSpec): string {
   const body: string[] = [];
   const defs: string[] = [];
   body.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  body.push(`<text x="${PAD}" y="${c(y)}" font-size="${TITLE_FONT}" font-weight="bold" fill="${TEXT}">${escapeXml(spec.title)}</text>`);
+  body.push(
+    `<text x="${PAD}" y="${c(y)}" font-size="${TITLE_FONT}" font-weight="bold" fill="${TEXT}">${escapeXml(spec.title)}</text>`,
+  );
   for (const line of spec.subtitle ?? []) {
     y += LINE;
     body.push(`<text x="${PAD}" y="${c(y)}" fill="${MUTED}">${escapeXml(line)}</text>`);
@@ -132,7 +147,9 @@ export function renderBarChart(spec: BarChartSpec): string {
     for (const item of legend) {
       const { light, strong } = colours(item.series);
       const fill = item.hatched ? `url(#${spec.id}-hatch-0)` : light;
-      body.push(`<rect x="${c(x)}" y="${c(y - SWATCH + 2)}" width="${SWATCH}" height="${SWATCH}" fill="${fill}" stroke="${strong}"/>`);
+      body.push(
+        `<rect x="${c(x)}" y="${c(y - SWATCH + 2)}" width="${SWATCH}" height="${SWATCH}" fill="${fill}" stroke="${strong}"/>`,
+      );
       x += SWATCH + 6;
       body.push(`<text x="${c(x)}" y="${c(y)}" fill="${TEXT}">${escapeXml(item.text)}</text>`);
       x += textWidth(item.text, FONT) + 18;
@@ -145,8 +162,15 @@ export function renderBarChart(spec: BarChartSpec): string {
   const plotBottom = plotTop + spec.groups.length * groupHeight + Math.max(0, spec.groups.length - 1) * groupGap;
   const height = Math.ceil(plotBottom + LINE + PAD);
 
-  const drawn = spec.groups.flatMap((group) => [...group.values, ...(group.spreads ?? []).map((spread) => spread?.max)]);
-  const largest = Math.max(0, spec.reference?.value ?? 0, ...drawn.filter((value): value is number => value !== undefined));
+  const drawn = spec.groups.flatMap((group) => [
+    ...group.values,
+    ...(group.spreads ?? []).map((spread) => spread?.max),
+  ]);
+  const largest = Math.max(
+    0,
+    spec.reference?.value ?? 0,
+    ...drawn.filter((value): value is number => value !== undefined),
+  );
   const scale = linearScale(largest);
   const xOf = (value: number) => plotX + (Math.max(0, value) / scale.max) * plotWidth;
 
@@ -154,7 +178,9 @@ export function renderBarChart(spec: BarChartSpec): string {
   for (const tick of scale.ticks) {
     const x = c(xOf(tick));
     body.push(`<line x1="${x}" y1="${c(plotTop - 4)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${GRID}"/>`);
-    body.push(`<text x="${x}" y="${c(plotBottom + LINE)}" text-anchor="middle" fill="${MUTED}">${escapeXml(formatNumber(tick))}</text>`);
+    body.push(
+      `<text x="${x}" y="${c(plotBottom + LINE)}" text-anchor="middle" fill="${MUTED}">${escapeXml(formatNumber(tick))}</text>`,
+    );
   }
 
   // Hatches for highlighted bars, one per series colour.
@@ -174,7 +200,9 @@ export function renderBarChart(spec: BarChartSpec): string {
   spec.groups.forEach((group, index) => {
     const top = plotTop + index * (groupHeight + groupGap);
     const weight = group.highlight === true ? ' font-weight="bold"' : '';
-    body.push(`<text class="label" x="${c(plotX - 10)}" y="${c(top + groupHeight / 2)}" text-anchor="end" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(group.label)}</text>`);
+    body.push(
+      `<text class="label" x="${c(plotX - 10)}" y="${c(top + groupHeight / 2)}" text-anchor="end" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(group.label)}</text>`,
+    );
     for (let series = 0; series < seriesCount; series++) {
       const value = group.values[series];
       const barTop = top + series * (BAR + BAR_GAP);
@@ -201,11 +229,17 @@ export function renderBarChart(spec: BarChartSpec): string {
   });
 
   // The axis, and the reference line over the bars.
-  body.push(`<line x1="${c(plotX)}" y1="${c(plotTop - 4)}" x2="${c(plotX)}" y2="${c(plotBottom + 4)}" stroke="${MUTED}"/>`);
+  body.push(
+    `<line x1="${c(plotX)}" y1="${c(plotTop - 4)}" x2="${c(plotX)}" y2="${c(plotBottom + 4)}" stroke="${MUTED}"/>`,
+  );
   if (spec.reference !== undefined) {
     const x = c(xOf(spec.reference.value));
-    body.push(`<line class="reference" x1="${x}" y1="${c(plotTop - 6)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${TEXT}" stroke-width="1.5" stroke-dasharray="5 3"/>`);
-    body.push(`<text x="${x}" y="${c(plotTop - 10)}" text-anchor="middle" fill="${TEXT}">${escapeXml(spec.reference.label)}</text>`);
+    body.push(
+      `<line class="reference" x1="${x}" y1="${c(plotTop - 6)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${TEXT}" stroke-width="1.5" stroke-dasharray="5 3"/>`,
+    );
+    body.push(
+      `<text x="${x}" y="${c(plotTop - 10)}" text-anchor="middle" fill="${TEXT}">${escapeXml(spec.reference.label)}</text>`,
+    );
   }
 
   return svgDocument({

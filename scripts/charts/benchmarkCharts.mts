@@ -49,7 +49,8 @@ const isHandoff = (scenario: Scenario) => scenario.columns.some((column) => colu
  */
 const isFloorRatio = (key: string) => !key.startsWith('floor') && /Floors?\d*$/.test(key);
 
-const labelOf = (scenario: Scenario, key: string) => scenario.columns.find((column) => column.key === key)?.label ?? key;
+const labelOf = (scenario: Scenario, key: string) =>
+  scenario.columns.find((column) => column.key === key)?.label ?? key;
 
 /** A figure's spread over its repetitions; none when it ran once or every repetition gave the same (nothing to draw). */
 function spreadOf(row: Row, key: string): Spread | undefined {
@@ -64,7 +65,10 @@ function headlineChart(page: string, scenario: Scenario, headline: Headline): Ch
   const label = labelOf(scenario, headline.key);
   const id = headlineChartId(page, scenario.id, headline.key);
   const repetitions = Math.max(0, ...rows.map((row) => row.repetitions?.[headline.key]?.length ?? 0));
-  const whiskers = repetitions > 1 ? [`Bars: the median of ${repetitions} repetitions; whiskers: their spread, smallest to largest.`] : [];
+  const whiskers =
+    repetitions > 1
+      ? [`Bars: the median of ${repetitions} repetitions; whiskers: their spread, smallest to largest.`]
+      : [];
   return {
     file: `${id}.svg`,
     section: scenario.title,
@@ -75,7 +79,12 @@ function headlineChart(page: string, scenario: Scenario, headline: Headline): Ch
       subtitle: [`${label}, ${headline.better} is better`, ...whiskers],
       description: `Horizontal bar chart of ${label} for each contender in "${scenario.title}" (${headline.better} is better); Deadbolt's bars are hatched and labelled in bold.${whiskers.length > 0 ? ` ${whiskers[0]}` : ''}`,
       series: [label],
-      groups: rows.map((row) => ({ label: row.contender, values: [row.figures[headline.key]], spreads: [spreadOf(row, headline.key)], highlight: isDeadbolt(row) })),
+      groups: rows.map((row) => ({
+        label: row.contender,
+        values: [row.figures[headline.key]],
+        spreads: [spreadOf(row, headline.key)],
+        highlight: isDeadbolt(row),
+      })),
       highlightName: DEADBOLT,
     }),
   };
@@ -100,7 +109,11 @@ function percentileChart(page: string, scenario: Scenario, name: string): Chart 
       subtitle: [`${what}, lower is better`],
       description: `Horizontal bar chart of ${what} for each contender in "${scenario.title}", the two side by side; Deadbolt's bars are hatched and labelled in bold.`,
       series: ['p50', 'p99'],
-      groups: rows.map((row) => ({ label: row.contender, values: [row.figures[p50], row.figures[p99]], highlight: isDeadbolt(row) })),
+      groups: rows.map((row) => ({
+        label: row.contender,
+        values: [row.figures[p50], row.figures[p99]],
+        highlight: isDeadbolt(row),
+      })),
       highlightName: DEADBOLT,
     }),
   };
@@ -108,13 +121,20 @@ function percentileChart(page: string, scenario: Scenario, name: string): Chart 
 
 function floorRatioChart(page: string, scenarios: readonly Scenario[]): Chart | undefined {
   // One bar per Deadbolt driver, one group per scenario and figure.
-  const drivers = [...new Set(scenarios.flatMap((scenario) => scenario.rows.filter(isDeadbolt).map((row) => row.driver)))];
+  const drivers = [
+    ...new Set(scenarios.flatMap((scenario) => scenario.rows.filter(isDeadbolt).map((row) => row.driver))),
+  ];
   const groups = scenarios.flatMap((scenario) =>
     scenario.columns
       .filter((column) => isFloorRatio(column.key))
       .map((column) => ({
         label: `${scenario.title} — ${column.label}`,
-        values: drivers.map((driver) => scenario.rows.find((row) => isDeadbolt(row) && row.driver === driver && row.figures[column.key] !== undefined)?.figures[column.key]),
+        values: drivers.map(
+          (driver) =>
+            scenario.rows.find(
+              (row) => isDeadbolt(row) && row.driver === driver && row.figures[column.key] !== undefined,
+            )?.figures[column.key],
+        ),
       }))
       .filter((group) => group.values.some((value) => value !== undefined)),
   );
@@ -151,5 +171,7 @@ export function benchmarkCharts(results: BenchResultsJson, page = 'benchmarks'):
     ...(scenario.headlines ?? []).map((headline) => headlineChart(page, scenario, headline)),
     ...(isHandoff(scenario) ? PERCENTILE_PAIRS.map((name) => percentileChart(page, scenario, name)) : []),
   ]);
-  return [floorRatioChart(page, results.scenarios), ...perScenario].filter((chart): chart is Chart => chart !== undefined);
+  return [floorRatioChart(page, results.scenarios), ...perScenario].filter(
+    (chart): chart is Chart => chart !== undefined,
+  );
 }

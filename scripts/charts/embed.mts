@@ -11,13 +11,16 @@ const altText = (alt: string) => alt.replace(/[\\[\]]/g, (char) => `\\${char}`).
  */
 export function embedCharts(markdown: string, charts: readonly Chart[], directory: string): string {
   const lines = markdown.split('\n');
-  const headings = lines.flatMap((line, index) => (line.startsWith('## ') ? [{ index, text: line.slice(3).trim() }] : []));
+  const headings = lines.flatMap((line, index) =>
+    line.startsWith('## ') ? [{ index, text: line.slice(3).trim() }] : [],
+  );
   const insertions = new Map<number, string[]>();
   for (const chart of charts) {
     const at = headings.findIndex((heading) => heading.text === chart.section);
     if (chart.section !== null && at === -1) throw new Error(`embedCharts: no "## ${chart.section}" for ${chart.file}`);
     const start = chart.section === null ? 0 : (headings[at]?.index ?? 0) + 1;
-    const end = chart.section === null ? (headings[0]?.index ?? lines.length) : (headings[at + 1]?.index ?? lines.length);
+    const end =
+      chart.section === null ? (headings[0]?.index ?? lines.length) : (headings[at + 1]?.index ?? lines.length);
     // After the first table's last row; else after the section's last line of text.
     const table = lines.findIndex((line, index) => index >= start && index < end && line.startsWith('|'));
     let after = end - 1;

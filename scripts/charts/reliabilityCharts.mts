@@ -7,7 +7,9 @@ import type { Chart } from './chart.mjs';
 /** The part of reliability/results/latest.json the charts read (reliability/src/results/report.ts). */
 export interface ReliabilityResultsJson {
   readonly totals: { readonly faults: Readonly<Record<string, number>>; readonly faultsInjected?: number };
-  readonly byScope: Readonly<Record<string, { readonly operations: number; readonly overlaps: number; readonly lostUpdates: number }>>;
+  readonly byScope: Readonly<
+    Record<string, { readonly operations: number; readonly overlaps: number; readonly lostUpdates: number }>
+  >;
 }
 
 /** The figures drawn per adapter and topology, named as the page's tables name them. */
@@ -30,7 +32,9 @@ function faultsChart(page: string, results: ReliabilityResultsJson): Chart | und
     svg: renderBarChart({
       id,
       title: 'Faults injected, by type',
-      subtitle: [total === undefined ? 'faults injected over the whole suite' : `${total} faults injected over the whole suite`],
+      subtitle: [
+        total === undefined ? 'faults injected over the whole suite' : `${total} faults injected over the whole suite`,
+      ],
       description: 'Horizontal bar chart of how many faults of each type the reliability suite injected.',
       series: ['faults'],
       groups: faults.map(([type, count]) => ({ label: type, values: [count] })),
@@ -53,12 +57,17 @@ function outcomesChart(page: string, results: ReliabilityResultsJson): Chart | u
       subtitle: ['Operations completed while faults were injected; every overlap found or update lost is a failure.'],
       description: `Horizontal bar chart of the ${names.join(', ')} for each adapter and topology, side by side.`,
       series: names,
-      groups: scopes.map(([scope, figures]) => ({ label: scope, values: OUTCOMES.map((outcome) => figures[outcome.key]) })),
+      groups: scopes.map(([scope, figures]) => ({
+        label: scope,
+        values: OUTCOMES.map((outcome) => figures[outcome.key]),
+      })),
     }),
   };
 }
 
 /** Every chart of the reliability page; `page` (the page's name) starts their file names. */
 export function reliabilityCharts(results: ReliabilityResultsJson, page = 'reliability'): Chart[] {
-  return [faultsChart(page, results), outcomesChart(page, results)].filter((chart): chart is Chart => chart !== undefined);
+  return [faultsChart(page, results), outcomesChart(page, results)].filter(
+    (chart): chart is Chart => chart !== undefined,
+  );
 }

@@ -3,7 +3,12 @@
 
 /** Text made safe for SVG content and attribute values. */
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /**
@@ -13,7 +18,9 @@ export function escapeXml(text: string): string {
  */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumSignificantDigits: 3 });
+  return Number.isInteger(value)
+    ? value.toLocaleString('en-US')
+    : value.toLocaleString('en-US', { maximumSignificantDigits: 3 });
 }
 
 /** A coordinate written with at most 2 decimals, without float noise such as 0.30000000000000004. */

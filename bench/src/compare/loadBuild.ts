@@ -36,15 +36,24 @@ interface Quits {
 }
 
 /** A lock client of the build at `checkout` over `driver`, and how to close both. */
-export async function loadClient(checkout: string, driver: ComparedDriver, port: number, options: { watchdogTimeout?: number } = {}): Promise<{ client: LoadedClient; close(): Promise<void> }> {
+export async function loadClient(
+  checkout: string,
+  driver: ComparedDriver,
+  port: number,
+  options: { watchdogTimeout?: number } = {},
+): Promise<{ client: LoadedClient; close(): Promise<void> }> {
   const adapterDir = `${checkout}/packages/adapter-${driver}`;
   // Resolved from the adapter's folder: core and the driver are the ones that build installed.
   const resolve = createRequire(`${adapterDir}/package.json`).resolve;
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(path).href) as Promise<T>;
   const core = await load<CoreModule>(resolve('@deadbolt/core'));
   if (driver === 'ioredis') {
-    const { Redis } = await load<{ Redis: new (options: { host: string; port: number }) => Disconnects }>(resolve('ioredis'));
-    const { ioredisExecutor } = await load<{ ioredisExecutor(redis: Disconnects): unknown }>(`${adapterDir}/dist/index.js`);
+    const { Redis } = await load<{ Redis: new (options: { host: string; port: number }) => Disconnects }>(
+      resolve('ioredis'),
+    );
+    const { ioredisExecutor } = await load<{ ioredisExecutor(redis: Disconnects): unknown }>(
+      `${adapterDir}/dist/index.js`,
+    );
     const redis = new Redis({ host: '127.0.0.1', port });
     const client = new core.LockClient(ioredisExecutor(redis), options);
     const close = async () => {
@@ -53,7 +62,9 @@ export async function loadClient(checkout: string, driver: ComparedDriver, port:
     };
     return { client, close };
   }
-  const { createClient } = await load<{ createClient(options: { socket: { host: string; port: number } }): Quits }>(resolve('redis'));
+  const { createClient } = await load<{ createClient(options: { socket: { host: string; port: number } }): Quits }>(
+    resolve('redis'),
+  );
   const { nodeRedisExecutor } = await load<{ nodeRedisExecutor(redis: Quits): unknown }>(`${adapterDir}/dist/index.js`);
   const redis = createClient({ socket: { host: '127.0.0.1', port } });
   await redis.connect();

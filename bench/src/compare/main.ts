@@ -24,14 +24,26 @@ const USAGE = `usage: pnpm bench:compare <git ref> [--head REF] [--pairs N] [--s
   --driver    only this driver (default both)`;
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { pairs: { type: 'string', default: '10' }, scenario: { type: 'string', multiple: true }, driver: { type: 'string' }, head: { type: 'string' } },
+  options: {
+    pairs: { type: 'string', default: '10' },
+    scenario: { type: 'string', multiple: true },
+    driver: { type: 'string' },
+    head: { type: 'string' },
+  },
 });
 const baseRef = positionals[0];
 const pairs = Number(values.pairs);
 const named = values.scenario ?? COMPARED_SCENARIOS.map((scenario) => scenario.id);
 const scenarios = COMPARED_SCENARIOS.filter((scenario) => named.includes(scenario.id));
 const drivers = DRIVERS.filter((driver) => values.driver === undefined || values.driver === driver);
-if (baseRef === undefined || positionals.length > 1 || !Number.isInteger(pairs) || pairs < 1 || scenarios.length !== named.length || drivers.length === 0) {
+if (
+  baseRef === undefined ||
+  positionals.length > 1 ||
+  !Number.isInteger(pairs) ||
+  pairs < 1 ||
+  scenarios.length !== named.length ||
+  drivers.length === 0
+) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -49,7 +61,8 @@ try {
       const figures: { base: Figures[]; head: Figures[] } = { base: [], head: [] };
       for (let pair = 0; pair < pairs; pair++) {
         const order = pair % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const);
-        for (const build of order) figures[build].push(await scenario.run(build === 'base' ? base : head, driver, server.port, pair));
+        for (const build of order)
+          figures[build].push(await scenario.run(build === 'base' ? base : head, driver, server.port, pair));
       }
       runs.push({ scenario, driver, ...figures });
       console.log(`  ${scenario.title} on ${driver}: ${pairs} pairs`);
@@ -70,6 +83,9 @@ const setting = {
   pairs,
 };
 const rows = comparedRows(runs);
-await writeFile(new URL('compare.json', results), `${JSON.stringify({ ...setting, rows, runs: runs.map(({ scenario, ...rest }) => ({ scenario: scenario.title, ...rest })) }, null, 2)}\n`);
+await writeFile(
+  new URL('compare.json', results),
+  `${JSON.stringify({ ...setting, rows, runs: runs.map(({ scenario, ...rest }) => ({ scenario: scenario.title, ...rest })) }, null, 2)}\n`,
+);
 await writeFile(new URL('compare.md', results), renderComparison(setting, rows));
 console.log(renderComparison(setting, rows));

@@ -63,7 +63,10 @@ export function renderComparison(setting: ComparisonSetting, rows: readonly Comp
     '',
     '| scenario | driver | figure | base | head | head × | call |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((row) => `| ${row.scenario} | ${row.driver} | ${row.figure} | ${row.base.toLocaleString('en-US')} | ${row.head.toLocaleString('en-US')} | ${ratio(row)} | ${callWord(row)} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${row.driver} | ${row.figure} | ${row.base.toLocaleString('en-US')} | ${row.head.toLocaleString('en-US')} | ${ratio(row)} | ${callWord(row)} |`,
+    ),
     '',
   ].join('\n');
 }

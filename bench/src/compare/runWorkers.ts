@@ -38,11 +38,17 @@ function nextMessage(child: ChildProcess): Promise<unknown> {
  * are stopped: they would wait for a start that never comes.
  */
 export async function runWorkers<Result>(jobs: readonly CompareJob[]): Promise<Result[]> {
-  const children = jobs.map((job) => fork(entry, [JSON.stringify(job)], { execArgv: ['--import', require.resolve('tsx')], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const children = jobs.map((job) =>
+    fork(entry, [JSON.stringify(job)], {
+      execArgv: ['--import', require.resolve('tsx')],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
   const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
   try {
     const ready = await Promise.all(children.map(nextMessage));
-    if (ready.some((message) => message !== READY)) throw new Error(`a compare worker sent ${JSON.stringify(ready)} instead of ${READY}`);
+    if (ready.some((message) => message !== READY))
+      throw new Error(`a compare worker sent ${JSON.stringify(ready)} instead of ${READY}`);
     const results = children.map(nextMessage);
     for (const child of children) child.send(GO);
     return (await Promise.all(results)) as Result[];

@@ -34,7 +34,9 @@ function cyclesScenario(id: string, title: string, tasks: number, cyclesPerTask:
     title,
     figures: CYCLE_FIGURES,
     async run(checkout, driver, port) {
-      const [result] = await runWorkers<CyclesResult>([{ checkout, driver, port, work: { kind: 'cycles', tasks, cyclesPerTask } }]);
+      const [result] = await runWorkers<CyclesResult>([
+        { checkout, driver, port, work: { kind: 'cycles', tasks, cyclesPerTask } },
+      ]);
       const { ms, cycles, clientCpuUs } = result!;
       return { cyclesPerSecond: (cycles * 1000) / ms, clientCpuUs: clientCpuUs / cycles };
     },
@@ -56,7 +58,12 @@ function handoffScenario(tasksPerProcess: number): ComparedScenario {
     async run(checkout, driver, port, run) {
       const name = `bench:compare:handoff:${process.pid}:${run}`;
       const results = await runWorkers<ContendResult>(
-        Array.from({ length: PROCESSES }, () => ({ checkout, driver, port, work: { kind: 'contend', name, tasks: tasksPerProcess, acquisitions: ACQUISITIONS_PER_PROCESS } })),
+        Array.from({ length: PROCESSES }, () => ({
+          checkout,
+          driver,
+          port,
+          work: { kind: 'contend', name, tasks: tasksPerProcess, acquisitions: ACQUISITIONS_PER_PROCESS },
+        })),
       );
       const waits = results.flatMap((result) => result.waitsMs);
       const ms = Math.max(...results.map((result) => result.ms));

@@ -18,7 +18,9 @@ export type Feature = 'fair' | 'readWrite' | 'redlock' | 'autoExtend' | 'semapho
  * What a contender offers of each feature: `true`, or why the scenario shows it as n/a. The
  * `semaphore` feature came later and may be left out: absent means none.
  */
-export type Features = Readonly<Record<Exclude<Feature, 'semaphore'>, true | string> & Partial<Record<'semaphore', true | string>>>;
+export type Features = Readonly<
+  Record<Exclude<Feature, 'semaphore'>, true | string> & Partial<Record<'semaphore', true | string>>
+>;
 
 /** Options of {@link Contender.connect}. */
 export interface SessionOptions {

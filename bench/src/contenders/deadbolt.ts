@@ -35,7 +35,11 @@ export function deadbolt(driver: DriverName): Contender {
 }
 
 /** Connects Deadbolt on `driver` to `address`; `lease` becomes the watchdog timeout. */
-export async function connectDeadbolt(driver: DriverName, address: Address, options: SessionOptions = {}): Promise<DeadboltSession> {
+export async function connectDeadbolt(
+  driver: DriverName,
+  address: Address,
+  options: SessionOptions = {},
+): Promise<DeadboltSession> {
   const connection = await connect(driver, address);
   const executor = executorOn(connection);
   const client = new LockClient(executor, options.lease === undefined ? {} : { watchdogTimeout: options.lease });
@@ -59,7 +63,11 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
   return {
     connections: sessions.map((session) => session.connection),
     mutex: (name) => {
-      const redLock = RED_LOCK.create(sessions.map((session) => session.client), name, 'lock');
+      const redLock = RED_LOCK.create(
+        sessions.map((session) => session.client),
+        name,
+        'lock',
+      );
       return { acquire: () => redLock.acquire() };
     },
     close: async () => void (await Promise.all(sessions.map((session) => session.close()))),
@@ -68,7 +76,8 @@ async function connectDeadboltRedlock(driver: DriverName, addresses: readonly Ad
 
 /** The Deadbolt executor over a benchmark connection, through its driver's adapter. */
 export function executorOn(connection: Connection) {
-  if (connection.driver === 'valkey-glide') return valkeyGlideExecutor(connection.client, { connection: connection.connection });
+  if (connection.driver === 'valkey-glide')
+    return valkeyGlideExecutor(connection.client, { connection: connection.connection });
   return connection.driver === 'ioredis' ? ioredisExecutor(connection.client) : nodeRedisExecutor(connection.client);
 }
 

@@ -13,7 +13,13 @@ export function nodeRedisson(): Contender {
     id: 'node-redisson/ioredis',
     library: pinnedLibrary('node-redisson'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: 'no RedLock', autoExtend: true, semaphore: 'no semaphore' },
+    features: {
+      fair: 'no fair lock',
+      readWrite: 'no read-write lock',
+      redlock: 'no RedLock',
+      autoExtend: true,
+      semaphore: 'no semaphore',
+    },
     settings: 'defaults: pub/sub wake-ups, watchdog 30 s lease renewed every 10 s',
     connect: async (address, options = {}) => {
       const redisson = new Redisson({

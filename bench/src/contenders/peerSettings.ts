@@ -17,8 +17,11 @@ export const PEER_SETTINGS = {
 /** `retry every 10 ms ± 5 ms, no limit; TTL 30 s` and the like, for the report. */
 export const POLLING = `retries every ${PEER_SETTINGS.retryDelay} ms without limit; lock TTL ${PEER_SETTINGS.ttl / 1000} s`;
 
-const pinned = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> })
-  .dependencies;
+const pinned = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    dependencies: Record<string, string>;
+  }
+).dependencies;
 
 /** `name@version` as the benchmark pins it. */
 export function pinnedLibrary(name: string): string {

@@ -12,7 +12,13 @@ export function redisSemaphore(): Contender {
     id: 'redis-semaphore/ioredis',
     library: pinnedLibrary('redis-semaphore'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: true },
+    features: {
+      fair: 'no fair lock',
+      readWrite: 'no read-write lock',
+      redlock: true,
+      autoExtend: true,
+      semaphore: true,
+    },
     settings: `retries every ${PEER_SETTINGS.retryDelay} ms (its default) without limit; defaults otherwise: 10 s TTL refreshed every 8 s (a semaphore's every hold too); Semaphore for one permit, MultiSemaphore for several`,
     connect: async (address, options = {}) => {
       const connection = await connect('ioredis', address);
@@ -21,13 +27,22 @@ export function redisSemaphore(): Contender {
         connection,
         mutex: (name) => mutexOf(() => acquired(new SemaphoreMutex(client, name, WAIT))),
         renewedHold: async (name) => {
-          const mutex = new SemaphoreMutex(client, name, { ...WAIT, ...(options.lease === undefined ? {} : { lockTimeout: options.lease }) });
+          const mutex = new SemaphoreMutex(client, name, {
+            ...WAIT,
+            ...(options.lease === undefined ? {} : { lockTimeout: options.lease }),
+          });
           await mutex.acquire();
           return { release: () => mutex.release() };
         },
         // Its semaphores take their limit with every object, and need no setting up.
         semaphore: async (name, limit, permits) =>
-          mutexOf(() => acquired(permits === 1 ? new Semaphore(client, name, limit, WAIT) : new MultiSemaphore(client, name, limit, permits, WAIT))),
+          mutexOf(() =>
+            acquired(
+              permits === 1
+                ? new Semaphore(client, name, limit, WAIT)
+                : new MultiSemaphore(client, name, limit, permits, WAIT),
+            ),
+          ),
         close: () => disconnect(connection),
       };
     },

@@ -9,7 +9,10 @@ interface Redlock4 {
   lock(resource: string, ttl: number): Promise<{ unlock(): Promise<void> }>;
   on(event: 'clientError', listener: (error: Error) => void): void;
 }
-type Redlock4Class = new (clients: Redis[], options: { retryCount: number; retryDelay: number; retryJitter: number }) => Redlock4;
+type Redlock4Class = new (
+  clients: Redis[],
+  options: { retryCount: number; retryDelay: number; retryJitter: number },
+) => Redlock4;
 const Redlock = createRequire(import.meta.url)('redlock') as Redlock4Class;
 
 /** redlock 4 (node-redlock), on ioredis: a single-server lock is a RedLock over one server. */
@@ -18,7 +21,13 @@ export function redlock4(): Contender {
     id: 'redlock4/ioredis',
     library: pinnedLibrary('redlock'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: 'no automatic extension (extend() by hand)', semaphore: 'no semaphore' },
+    features: {
+      fair: 'no fair lock',
+      readWrite: 'no read-write lock',
+      redlock: true,
+      autoExtend: 'no automatic extension (extend() by hand)',
+      semaphore: 'no semaphore',
+    },
     settings: POLLING,
     connect: async (address) => {
       const connection = await connect('ioredis', address);
@@ -34,7 +43,11 @@ export function redlock4(): Contender {
 }
 
 function redlockOver(clients: Redis[]): (name: string) => Mutex {
-  const redlock = new Redlock(clients, { retryCount: -1, retryDelay: PEER_SETTINGS.retryDelay, retryJitter: PEER_SETTINGS.retryJitter });
+  const redlock = new Redlock(clients, {
+    retryCount: -1,
+    retryDelay: PEER_SETTINGS.retryDelay,
+    retryJitter: PEER_SETTINGS.retryJitter,
+  });
   // A lost vote is reported here as well as by the rejected lock; it must not be unhandled.
   redlock.on('clientError', () => {});
   return (name) =>
@@ -43,4 +56,3 @@ function redlockOver(clients: Redis[]): (name: string) => Mutex {
       return () => lock.unlock();
     });
 }
-

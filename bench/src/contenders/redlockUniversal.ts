@@ -1,4 +1,11 @@
-import { createLock, createRedlock, GlideAdapter, IoredisAdapter, NodeRedisAdapter, type RedisAdapter } from 'redlock-universal';
+import {
+  createLock,
+  createRedlock,
+  GlideAdapter,
+  IoredisAdapter,
+  NodeRedisAdapter,
+  type RedisAdapter,
+} from 'redlock-universal';
 import { connect, connectAll, disconnect, disconnectAll, type Connection, type DriverName } from '../drivers.js';
 import { holdWhileRunning, type Contender, type Mutex } from './Contender.js';
 import { PEER_SETTINGS, POLLING, pinnedLibrary } from './peerSettings.js';
@@ -11,7 +18,13 @@ export function redlockUniversal(driver: DriverName): Contender {
     id: `redlock-universal/${driver}`,
     library: pinnedLibrary('redlock-universal'),
     driver,
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: 'no semaphore' },
+    features: {
+      fair: 'no fair lock',
+      readWrite: 'no read-write lock',
+      redlock: true,
+      autoExtend: true,
+      semaphore: 'no semaphore',
+    },
     settings: `${POLLING}; auto-extension by using() at 80 % of the TTL (its default)`,
     connect: async (address, options = {}) => {
       const connection = await connect(driver, address);
@@ -19,7 +32,10 @@ export function redlockUniversal(driver: DriverName): Contender {
       return {
         connection,
         mutex: (name) => handleMutex(createLock({ adapter, key: name, ttl: PEER_SETTINGS.ttl, ...RETRIES })),
-        renewedHold: (name) => holdWhileRunning((routine) => createLock({ adapter, key: name, ttl: options.lease ?? PEER_SETTINGS.ttl }).using(routine)),
+        renewedHold: (name) =>
+          holdWhileRunning((routine) =>
+            createLock({ adapter, key: name, ttl: options.lease ?? PEER_SETTINGS.ttl }).using(routine),
+          ),
         close: () => disconnect(connection),
       };
     },
@@ -37,7 +53,9 @@ export function redlockUniversal(driver: DriverName): Contender {
 
 function adapterOn(connection: Connection): RedisAdapter {
   if (connection.driver === 'valkey-glide') return new GlideAdapter(connection.client);
-  return connection.driver === 'ioredis' ? new IoredisAdapter(connection.client) : new NodeRedisAdapter(connection.client);
+  return connection.driver === 'ioredis'
+    ? new IoredisAdapter(connection.client)
+    : new NodeRedisAdapter(connection.client);
 }
 
 // One lock object serves every task: each acquire() returns a handle with a value of its own.

@@ -17,9 +17,13 @@ export function semaphoreViewId(contenderId: string, { limit, permits }: Semapho
 }
 
 /** The contender id and shape a {@link semaphoreViewId} names, or `undefined` for any other id. */
-export function parseSemaphoreViewId(id: string): { readonly contenderId: string; readonly shape: SemaphoreShape } | undefined {
+export function parseSemaphoreViewId(
+  id: string,
+): { readonly contenderId: string; readonly shape: SemaphoreShape } | undefined {
   const [, contenderId, limit, permits] = VIEW_ID.exec(id) ?? [];
-  return contenderId === undefined ? undefined : { contenderId, shape: { limit: Number(limit), permits: Number(permits) } };
+  return contenderId === undefined
+    ? undefined
+    : { contenderId, shape: { limit: Number(limit), permits: Number(permits) } };
 }
 
 /**
@@ -43,7 +47,10 @@ export function semaphoreView(contender: Contender, shape: SemaphoreShape): Cont
         ...session,
         mutex: (name): Mutex => {
           let ready: Promise<Mutex> | undefined;
-          return { acquire: async () => (await (ready ??= semaphore(`${name}:semaphore`, shape.limit, shape.permits))).acquire() };
+          return {
+            acquire: async () =>
+              (await (ready ??= semaphore(`${name}:semaphore`, shape.limit, shape.permits))).acquire(),
+          };
         },
       };
     },

@@ -10,7 +10,13 @@ export function sesameRedlock(): Contender {
     id: 'sesame-redlock/ioredis',
     library: pinnedLibrary('@sesamecare-oss/redlock'),
     driver: 'ioredis',
-    features: { fair: 'no fair lock', readWrite: 'no read-write lock', redlock: true, autoExtend: true, semaphore: 'no semaphore' },
+    features: {
+      fair: 'no fair lock',
+      readWrite: 'no read-write lock',
+      redlock: true,
+      autoExtend: true,
+      semaphore: 'no semaphore',
+    },
     settings: `${POLLING}; auto-extension by using(), 500 ms before expiry (its default)`,
     connect: async (address, options = {}) => {
       const connection = await connect('ioredis', address);
@@ -18,7 +24,8 @@ export function sesameRedlock(): Contender {
       return {
         connection,
         mutex: mutexNamed(redlock),
-        renewedHold: (name) => holdWhileRunning((routine) => redlock.using([name], options.lease ?? PEER_SETTINGS.ttl, routine)),
+        renewedHold: (name) =>
+          holdWhileRunning((routine) => redlock.using([name], options.lease ?? PEER_SETTINGS.ttl, routine)),
         close: () => disconnect(connection),
       };
     },
@@ -31,7 +38,11 @@ export function sesameRedlock(): Contender {
 }
 
 function redlockOver(clients: Redis[]): Redlock {
-  const redlock = new Redlock(clients, { retryCount: -1, retryDelay: PEER_SETTINGS.retryDelay, retryJitter: PEER_SETTINGS.retryJitter });
+  const redlock = new Redlock(clients, {
+    retryCount: -1,
+    retryDelay: PEER_SETTINGS.retryDelay,
+    retryJitter: PEER_SETTINGS.retryJitter,
+  });
   // It emits every lost vote (a lock held elsewhere) as 'error'; unheard, that would throw.
   redlock.on('error', () => {});
   return redlock;

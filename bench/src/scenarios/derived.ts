@@ -14,13 +14,16 @@ export interface HandoffReports {
 }
 
 /** Commands and round trips per acquisition side by side at 8 and 128 waiters, plain and fair. */
-export function costByWaiters({ plain8, plain128, fair8, fair128 }: HandoffReports, contenders: readonly Contender[]): ScenarioReport {
+export function costByWaiters(
+  { plain8, plain128, fair8, fair128 }: HandoffReports,
+  contenders: readonly Contender[],
+): ScenarioReport {
   const report = startScenario(
     {
       id: 'cost-by-waiters',
       title: '3b. Cost per acquisition: 8 against 128 waiters',
       measures:
-        'commands Redis ran (script-run ones included) and round trips the clients sent, per acquisition, in the handoff runs above; fair rows are the fair lock\'s runs.',
+        "commands Redis ran (script-run ones included) and round trips the clients sent, per acquisition, in the handoff runs above; fair rows are the fair lock's runs.",
       floor: 'the same lock at 8 waiters: a cost that does not grow with the waiters keeps `128 ÷ 8` at 1.',
       columns: [
         { key: 'commandsAt8', label: 'commands/acq. at 8' },
@@ -54,18 +57,25 @@ export function costByWaiters({ plain8, plain128, fair8, fair128 }: HandoffRepor
       );
     }
   }
-  report.absent.push(...plain8.absent, ...plain128.absent.filter((absence) => !plain8.absent.some((other) => other.contender === absence.contender)));
+  report.absent.push(
+    ...plain8.absent,
+    ...plain128.absent.filter((absence) => !plain8.absent.some((other) => other.contender === absence.contender)),
+  );
   return report;
 }
 
 /** Deadbolt's fair lock against its plain lock, at each number of waiters. */
-export function fairVersusPlain({ plain8, plain128, fair8, fair128 }: HandoffReports, contenders: readonly Contender[]): ScenarioReport {
+export function fairVersusPlain(
+  { plain8, plain128, fair8, fair128 }: HandoffReports,
+  contenders: readonly Contender[],
+): ScenarioReport {
   const report = startScenario(
     {
       id: 'fair-vs-plain',
       title: '4b. What fairness costs Deadbolt',
-      measures: 'the fair lock\'s handoff figures over the plain lock\'s from the same runs, and the grants each made out of order.',
-      floor: 'Deadbolt\'s plain lock at the same number of waiters.',
+      measures:
+        "the fair lock's handoff figures over the plain lock's from the same runs, and the grants each made out of order.",
+      floor: "Deadbolt's plain lock at the same number of waiters.",
       columns: [
         { key: 'waiters', label: 'waiters' },
         { key: 'handoffP50Ratio', label: 'handoff p50 fair ÷ plain' },
@@ -77,7 +87,10 @@ export function fairVersusPlain({ plain8, plain128, fair8, fair128 }: HandoffRep
     },
     contenders,
   );
-  for (const [plain, fair, waiters] of [[plain8, fair8, 8], [plain128, fair128, 128]] as const) {
+  for (const [plain, fair, waiters] of [
+    [plain8, fair8, 8],
+    [plain128, fair128, 128],
+  ] as const) {
     for (const fairRow of fair.rows) {
       const plainRow = plain.rows.find((row) => row.contender === fairRow.contender);
       if (!plainRow) continue;
@@ -97,7 +110,10 @@ export function fairVersusPlain({ plain8, plain128, fair8, fair128 }: HandoffRep
     }
   }
   for (const contender of contenders.filter((candidate) => !isDeadbolt(candidate))) {
-    report.absent.push({ contender: contender.id, reason: typeof contender.features.fair === 'string' ? contender.features.fair : 'see scenario 4' });
+    report.absent.push({
+      contender: contender.id,
+      reason: typeof contender.features.fair === 'string' ? contender.features.fair : 'see scenario 4',
+    });
   }
   return report;
 }
@@ -109,7 +125,13 @@ const figure = (figures: Figures, key: string) => figures[key] ?? Number.NaN;
  * source rows' figures repetition by repetition (the first of one with the first of the other),
  * so that the table's medians and spreads are of the derived figures themselves.
  */
-function derivedRow(report: ScenarioReport, contender: string, first: Row, second: Row, derive: (first: Figures, second: Figures) => Figures): Row {
+function derivedRow(
+  report: ScenarioReport,
+  contender: string,
+  first: Row,
+  second: Row,
+  derive: (first: Figures, second: Figures) => Figures,
+): Row {
   // Every row has its repetitions until the results are written; one without ran once.
   const repetitionsOf = (row: Row) => (row.repetitions ? byRepetition(row.repetitions) : [row.figures]);
   const firsts = repetitionsOf(first);

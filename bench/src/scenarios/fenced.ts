@@ -37,7 +37,11 @@ interface Variant {
 }
 
 /** Scenario 1b for one Deadbolt contender: `blocks` turns of `cycles` cycles for each variant. */
-export async function fenced(contender: Contender, deployment: ReplicatedHandle, size: { cycles: number; blocks: number }): Promise<Record<string, number>> {
+export async function fenced(
+  contender: Contender,
+  deployment: ReplicatedHandle,
+  size: { cycles: number; blocks: number },
+): Promise<Record<string, number>> {
   const address = { host: deployment.master.host, port: deployment.master.port };
   const open = async (make: (client: LockClient) => Acquirable, options = {}): Promise<Variant> => {
     const connection = await connect(contender.driver, address);
@@ -48,7 +52,9 @@ export async function fenced(contender: Contender, deployment: ReplicatedHandle,
   const variants = {
     plain: await open((client) => LOCK.create([client], `${name}:plain`, 'lock')),
     fenced: await open((client) => FENCED_LOCK.create([client], `${name}:fenced`, 'lock')),
-    synced: await open((client) => LOCK.create([client], `${name}:synced`, 'lock'), { replicaSync: { timeout: 1_000 } }),
+    synced: await open((client) => LOCK.create([client], `${name}:synced`, 'lock'), {
+      replicaSync: { timeout: 1_000 },
+    }),
   };
   try {
     const order = Object.values(variants);

@@ -56,7 +56,11 @@ export const HANDOFF_COLUMNS: readonly Column[] = [
 ];
 
 /** Scenario 3 or 4's table, for one number of waiters. */
-export function handoffSpec(kind: RegisteredKind, waiters: number, { leaseMs, drainMs }: { leaseMs: number; drainMs: number }): ScenarioSpec {
+export function handoffSpec(
+  kind: RegisteredKind,
+  waiters: number,
+  { leaseMs, drainMs }: { leaseMs: number; drainMs: number },
+): ScenarioSpec {
   const { fair } = kind;
   return {
     id: `${fair ? 'fair-' : ''}handoff-${waiters}`,
@@ -88,7 +92,17 @@ export async function handoff(pool: WorkerPool, contender: Contender, address: A
   const probe = await connect(contender.driver, address);
   try {
     const idle = await roundTrips(probe, options.idleFloorSamples, 0);
-    await Promise.all(workers.map((index) => pool.run(index, 'handoffPrepare', { contender: contender.id, address, kind: options.kind.id, lockName, leaseMs: options.leaseMs })));
+    await Promise.all(
+      workers.map((index) =>
+        pool.run(index, 'handoffPrepare', {
+          contender: contender.id,
+          address,
+          kind: options.kind.id,
+          lockName,
+          leaseMs: options.leaseMs,
+        }),
+      ),
+    );
     const before = await serverCounters(address);
     const startAt = sharedNow() + 100;
     const stopAt = startAt + options.maxMs;
@@ -97,7 +111,14 @@ export async function handoff(pool: WorkerPool, contender: Contender, address: A
         pool.run(
           index,
           'handoffRun',
-          { tasks: options.tasks, acquisitions: options.acquisitionsPerProcess, startAt, stopAt, drainMs: options.drainMs, holdMs: options.holdMs },
+          {
+            tasks: options.tasks,
+            acquisitions: options.acquisitionsPerProcess,
+            startAt,
+            stopAt,
+            drainMs: options.drainMs,
+            holdMs: options.holdMs,
+          },
           options.maxMs + options.drainMs + 30_000,
         ),
       ),
@@ -106,7 +127,13 @@ export async function handoff(pool: WorkerPool, contender: Contender, address: A
     const perProcess = await run;
     const { loaded, peakSubscriptions } = await watching;
     const server = counterDelta(before, await serverCounters(address));
-    return handoffFigures(perProcess, { idle, loaded }, server.commands - loaded.length, server.subscriptionCommands, peakSubscriptions);
+    return handoffFigures(
+      perProcess,
+      { idle, loaded },
+      server.commands - loaded.length,
+      server.subscriptionCommands,
+      peakSubscriptions,
+    );
   } finally {
     await disconnect(probe);
   }
@@ -117,14 +144,20 @@ export async function handoff(pool: WorkerPool, contender: Contender, address: A
  * Redis ran for the run (the probe's taken out) and the subscription commands among them.
  */
 function handoffFigures(
-  perProcess: readonly { readonly holds: readonly Hold[]; readonly commandsSent: number; readonly waitingAtEnd: number }[],
+  perProcess: readonly {
+    readonly holds: readonly Hold[];
+    readonly commandsSent: number;
+    readonly waitingAtEnd: number;
+  }[],
   floors: { readonly idle: readonly number[]; readonly loaded: readonly number[] },
   commands: number,
   subscriptionCommands: number,
   peakSubscriptions: number,
 ) {
   // Every hold with the worker process that made it, in the order the lock was granted.
-  const holds = perProcess.flatMap((result, worker) => result.holds.map((hold) => ({ hold, worker }))).sort((a, b) => a.hold[1] - b.hold[1]);
+  const holds = perProcess
+    .flatMap((result, worker) => result.holds.map((hold) => ({ hold, worker })))
+    .sort((a, b) => a.hold[1] - b.hold[1]);
   const gaps: number[] = [];
   const toAnotherProcess: number[] = [];
   for (let i = 1; i < holds.length; i++) {
@@ -136,7 +169,8 @@ function handoffFigures(
   const acquisitions = holds.length;
   const seconds = (holds.at(-1)!.hold[2] - holds[0]!.hold[1]) / 1000;
   const p50 = percentile(gaps, 50);
-  const sum = (pick: (result: (typeof perProcess)[number]) => number) => perProcess.reduce((total, result) => total + pick(result), 0);
+  const sum = (pick: (result: (typeof perProcess)[number]) => number) =>
+    perProcess.reduce((total, result) => total + pick(result), 0);
   return {
     acquisitions,
     acquisitionsPerSecond: acquisitions / seconds,

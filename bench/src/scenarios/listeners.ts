@@ -10,7 +10,15 @@ import { throughputColumns } from './throughput.js';
 export const DEADBOLT_LISTENED = `${DEADBOLT} with listeners`;
 
 // Every event a LockClient emits: a listener on each is the most an application can ask for.
-const EVENTS: readonly (keyof LockClientEvents)[] = ['acquired', 'released', 'waitStarted', 'waitEnded', 'renewed', 'lockLost', 'handledError'];
+const EVENTS: readonly (keyof LockClientEvents)[] = [
+  'acquired',
+  'released',
+  'waitStarted',
+  'waitEnded',
+  'renewed',
+  'lockLost',
+  'handledError',
+];
 
 /** Scenario 1c's table. */
 export const LISTENERS: ScenarioSpec = {
@@ -21,7 +29,9 @@ export const LISTENERS: ScenarioSpec = {
   floor: 'as in scenario 1.',
   columns: throughputColumns('cycle'),
   headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
-  notes: ['"Deadbolt ×" on a row with listeners is its cycles/s without listeners over those with: above 1 is what listening costs.'],
+  notes: [
+    '"Deadbolt ×" on a row with listeners is its cycles/s without listeners over those with: above 1 is what listening costs.',
+  ],
 };
 
 /** `contender` (a Deadbolt one) on clients with a no-op listener on every event. */

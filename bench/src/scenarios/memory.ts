@@ -44,7 +44,12 @@ function countByType(prefix: string, resources: readonly string[]): Record<strin
 export async function memory(contender: Contender, address: Address, options: MemoryOptions) {
   const pool = await WorkerPool.start(1);
   try {
-    const { samples, cyclesPerSecond } = await pool.run(0, 'memory', { contender: contender.id, address, ...options }, 15 * 60_000);
+    const { samples, cyclesPerSecond } = await pool.run(
+      0,
+      'memory',
+      { contender: contender.id, address, ...options },
+      15 * 60_000,
+    );
     const warm = samples[0]!;
     const end = samples.at(-1)!;
     return {

@@ -20,9 +20,9 @@ export const READ_WRITE: ScenarioSpec = {
   id: 'read-write',
   title: '5. Read-write lock',
   measures:
-    'read lock acquire + release cycles per second for 1 and for 64 concurrent readers (and the write lock with the same 64 tasks, which must take turns); a writer\'s wait for the write lock, idle and under a steady load of 8 readers that each read 5 ms and pause 15 ms.',
+    "read lock acquire + release cycles per second for 1 and for 64 concurrent readers (and the write lock with the same 64 tasks, which must take turns); a writer's wait for the write lock, idle and under a steady load of 8 readers that each read 5 ms and pause 15 ms.",
   floor:
-    'two trivial EVALSHA round trips per cycle on the reader\'s client, by 1 task and by 64 concurrent tasks (as scenarios 1 and 2); the writer\'s wait is compared with its own idle wait.',
+    "two trivial EVALSHA round trips per cycle on the reader's client, by 1 task and by 64 concurrent tasks (as scenarios 1 and 2); the writer's wait is compared with its own idle wait.",
   columns: [
     { key: 'readsPerSecond1', label: 'reads/s ×1' },
     { key: 'readsPerSecond64', label: 'reads/s ×64' },
@@ -51,7 +51,10 @@ export const READ_WRITE: ScenarioSpec = {
  *   while a writer waits (Redisson's rule), so the writer gets in at a moment when no one reads.
  */
 export async function readWrite(contender: Contender, address: Address, size: { cycles: number; loadMs: number }) {
-  const sessions = await Promise.all([connectDeadbolt(contender.driver, address), connectDeadbolt(contender.driver, address)]);
+  const sessions = await Promise.all([
+    connectDeadbolt(contender.driver, address),
+    connectDeadbolt(contender.driver, address),
+  ]);
   const [readerClient, writerClient] = sessions.map((session) => session.client) as [LockClient, LockClient];
   try {
     const reads = READ_WRITE_LOCK.create([readerClient], 'bench:rwlock', 'read');
@@ -62,7 +65,11 @@ export async function readWrite(contender: Contender, address: Address, size: { 
     const floor = floorMutex(sessions[0].connection);
     const floor1 = await cyclesPerSecond(floor, 1, size.cycles / 4);
     const floor64 = await cyclesPerSecond(floor, 64, size.cycles);
-    const exclusive = await cyclesPerSecond(READ_WRITE_LOCK.create([readerClient], 'bench:rwlock:exclusive', 'write'), 64, size.cycles / 4);
+    const exclusive = await cyclesPerSecond(
+      READ_WRITE_LOCK.create([readerClient], 'bench:rwlock:exclusive', 'write'),
+      64,
+      size.cycles / 4,
+    );
     const idle = await writerWaits(write, size.loadMs / 10);
     let loadReads = 0;
     let reading = true;

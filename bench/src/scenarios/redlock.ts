@@ -10,7 +10,8 @@ export const REDLOCK: ScenarioSpec = {
   title: '6. RedLock over 5 servers',
   measures:
     'the latency of acquiring an uncontended RedLock over 5 independent redis-servers (release not timed), sequential, one client per server; round trips: commands sent per acquire + release, over all servers.',
-  floor: 'one trivial EVALSHA sent to all 5 servers at once, until all 5 answered (one quorum round trip), in blocks interleaved with the lock\'s, every contender\'s blocks taking turns.',
+  floor:
+    "one trivial EVALSHA sent to all 5 servers at once, until all 5 answered (one quorum round trip), in blocks interleaved with the lock's, every contender's blocks taking turns.",
   columns: [
     { key: 'acquireP50Ms', label: 'acquire p50 ms' },
     { key: 'acquireP99Ms', label: 'acquire p99 ms' },
@@ -29,7 +30,12 @@ export const REDLOCK: ScenarioSpec = {
  * turns.ts): per repetition, `cycles` acquisitions each, in `blocks` blocks, each followed by a
  * block of the floor's round trips.
  */
-export function redlock(contenders: readonly Contender[], addresses: readonly Address[], { cycles, blocks }: { cycles: number; blocks: number }, repetitions: number): Promise<Map<string, Outcome>> {
+export function redlock(
+  contenders: readonly Contender[],
+  addresses: readonly Address[],
+  { cycles, blocks }: { cycles: number; blocks: number },
+  repetitions: number,
+): Promise<Map<string, Outcome>> {
   const perBlock = Math.ceil(cycles / blocks);
   return takeTurns(contenders, { rounds: blocks, repetitions }, async (contender) => {
     if (!contender.connectRedlock) throw new Error(`${contender.id} has no RedLock`);
@@ -42,7 +48,11 @@ export function redlock(contenders: readonly Contender[], addresses: readonly Ad
     return {
       block: async (counted) => {
         const sentBefore = sentByAll();
-        const lockTimes = await timed(perBlock, () => mutex.acquire(), (held) => held.release());
+        const lockTimes = await timed(
+          perBlock,
+          () => mutex.acquire(),
+          (held) => held.release(),
+        );
         const sentInBlock = sentByAll() - sentBefore;
         const floorTimes = await timed(perBlock, () => Promise.all(session.connections.map(trivialScript)));
         if (!counted) return;
@@ -71,7 +81,11 @@ export function redlock(contenders: readonly Contender[], addresses: readonly Ad
 }
 
 /** `count` sequential runs of `step`, each timed, then `after` (untimed) with its result: the times in ms. */
-async function timed<T>(count: number, step: () => Promise<T>, after?: (result: T) => Promise<unknown>): Promise<number[]> {
+async function timed<T>(
+  count: number,
+  step: () => Promise<T>,
+  after?: (result: T) => Promise<unknown>,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();

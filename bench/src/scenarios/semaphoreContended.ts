@@ -34,12 +34,17 @@ export interface SemaphoreContendedOptions {
 }
 
 /** Scenario 9b's table, for one semaphore shape. */
-export function semaphoreContendedSpec({ limit, permits }: SemaphoreShape, processes: number, { tasksPerProcess, holdMs, drainMs }: SemaphoreContendedOptions): ScenarioSpec {
+export function semaphoreContendedSpec(
+  { limit, permits }: SemaphoreShape,
+  processes: number,
+  { tasksPerProcess, holdMs, drainMs }: SemaphoreContendedOptions,
+): ScenarioSpec {
   return {
     id: `semaphore-contended-${permits}-of-${limit}`,
     title: `9b. Semaphore, contended: ${permits} of ${limit} permits per acquisition`,
     measures: `${processes} processes × ${tasksPerProcess} tasks take ${permits} permit(s) at a time of one semaphore of ${limit} permits, in turn, each holding them ${holdMs} ms (Deadbolt's \`Semaphore.acquire(${permits})\`; redis-semaphore's ${permits === 1 ? '`Semaphore`' : `\`MultiSemaphore\` with ${permits} permits`}). Acquisitions per second; the wait from asking to holding, p50 and p99; commands per acquisition (every command Redis ran, script-run ones included) and round trips (commands the clients sent, plus subscriptions); permits over the limit: acquisitions that, by the holds' own timestamps, took the permits held at once above ${limit} (must be 0); the tasks still waiting ${drainMs / 1000} s after the run stopped asking.`,
-    floor: 'one sequential EVALSHA round trip of a trivial script on the same driver, p50, measured idle just before the run; the wait p50 is also given in those round trips.',
+    floor:
+      'one sequential EVALSHA round trip of a trivial script on the same driver, p50, measured idle just before the run; the wait p50 is also given in those round trips.',
     columns: [
       { key: 'acquisitionsPerSecond', label: 'acquisitions/s' },
       { key: 'waitP50Ms', label: 'wait p50 ms' },
@@ -66,24 +71,51 @@ export function semaphoreContendedSpec({ limit, permits }: SemaphoreShape, proce
  * connect and warm up first; the server's counters are read once they are ready and again when
  * they are done, so only the contention is counted.
  */
-export async function semaphoreContended(pool: WorkerPool, contender: Contender, address: Address, shape: SemaphoreShape, options: SemaphoreContendedOptions) {
+export async function semaphoreContended(
+  pool: WorkerPool,
+  contender: Contender,
+  address: Address,
+  shape: SemaphoreShape,
+  options: SemaphoreContendedOptions,
+) {
   const viewId = semaphoreViewId(contender.id, shape);
   const lockName = `bench:semaphore:${contender.id}:${shape.permits}:${sharedNow()}`;
   const workers = Array.from({ length: pool.size }, (_, index) => index);
   const floorIdleMs = await idleFloor(contender, address, options.idleFloorSamples);
-  await Promise.all(workers.map((index) => pool.run(index, 'handoffPrepare', { contender: viewId, address, kind: LOCK.id, lockName, leaseMs: PEER_SETTINGS.ttl })));
+  await Promise.all(
+    workers.map((index) =>
+      pool.run(index, 'handoffPrepare', {
+        contender: viewId,
+        address,
+        kind: LOCK.id,
+        lockName,
+        leaseMs: PEER_SETTINGS.ttl,
+      }),
+    ),
+  );
   const before = await serverCounters(address);
   const startAt = sharedNow() + START_DELAY_MS;
   const stopAt = startAt + options.maxMs;
-  const payload = { tasks: options.tasksPerProcess, acquisitions: options.acquisitionsPerProcess, startAt, stopAt, drainMs: options.drainMs, holdMs: options.holdMs };
-  const perProcess = await Promise.all(workers.map((index) => pool.run(index, 'handoffRun', payload, options.maxMs + options.drainMs + WORKER_GRACE_MS)));
+  const payload = {
+    tasks: options.tasksPerProcess,
+    acquisitions: options.acquisitionsPerProcess,
+    startAt,
+    stopAt,
+    drainMs: options.drainMs,
+    holdMs: options.holdMs,
+  };
+  const perProcess = await Promise.all(
+    workers.map((index) => pool.run(index, 'handoffRun', payload, options.maxMs + options.drainMs + WORKER_GRACE_MS)),
+  );
   const server = counterDelta(before, await serverCounters(address));
   const holds = perProcess.flatMap((result) => result.holds);
   const acquisitions = holds.length;
   const waits = holds.map(([asked, acquired]) => acquired - asked);
-  const seconds = (Math.max(...holds.map(([, , released]) => released)) - Math.min(...holds.map(([, acquired]) => acquired))) / 1000;
+  const seconds =
+    (Math.max(...holds.map(([, , released]) => released)) - Math.min(...holds.map(([, acquired]) => acquired))) / 1000;
   const { peak, overLimit } = permitsHeld(holds, shape);
-  const sum = (pick: (result: (typeof perProcess)[number]) => number) => perProcess.reduce((total, result) => total + pick(result), 0);
+  const sum = (pick: (result: (typeof perProcess)[number]) => number) =>
+    perProcess.reduce((total, result) => total + pick(result), 0);
   return {
     acquisitions,
     acquisitionsPerSecond: acquisitions / seconds,
@@ -104,7 +136,10 @@ export async function semaphoreContended(pool: WorkerPool, contender: Contender,
  * sent, which lies within the time the server counted it held), and how many grants took that
  * above the limit: a release counts before a grant at the same instant.
  */
-export function permitsHeld(holds: readonly Hold[], { limit, permits }: SemaphoreShape): { peak: number; overLimit: number } {
+export function permitsHeld(
+  holds: readonly Hold[],
+  { limit, permits }: SemaphoreShape,
+): { peak: number; overLimit: number } {
   const events = holds.flatMap(([, acquired, released]) => [
     { at: acquired, change: permits },
     { at: released, change: -permits },

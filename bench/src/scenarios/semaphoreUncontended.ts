@@ -14,7 +14,8 @@ export const SEMAPHORE_UNCONTENDED: ScenarioSpec = {
   title: '9a. Semaphore: uncontended acquire + release',
   measures:
     "acquire + release cycles of one permit per second, sequential, one client, on a semaphore of 4 permits nobody else wants (Deadbolt's `Semaphore`; redis-semaphore's `Semaphore`); the CPU time per cycle of this process and of redis-server, as in scenario 1.",
-  floor: 'as in scenario 1: two trivial EVALSHA round trips per cycle on the same client, in blocks interleaved with the semaphore\'s.',
+  floor:
+    "as in scenario 1: two trivial EVALSHA round trips per cycle on the same client, in blocks interleaved with the semaphore's.",
   columns: throughputColumns('cycle'),
   headlines: [{ key: 'cyclesPerSecond', better: 'higher' }],
   feature: 'semaphore',
@@ -37,5 +38,10 @@ export async function semaphoreUncontended(
     size.uncontended,
     repetitions,
   );
-  return new Map(contenders.map((contender) => [contender.id, outcomes.get(semaphoreViewId(contender.id, shape)) ?? new Error('no outcome')]));
+  return new Map(
+    contenders.map((contender) => [
+      contender.id,
+      outcomes.get(semaphoreViewId(contender.id, shape)) ?? new Error('no outcome'),
+    ]),
+  );
 }

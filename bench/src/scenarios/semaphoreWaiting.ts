@@ -41,7 +41,9 @@ export function semaphoreWaitingSpec({ permits, waiters, windowMs }: SemaphoreWa
       { key: 'allServedMs', label: 'all served in ms' },
     ],
     headlines: [{ key: 'commandsPerSecond', better: 'lower' }],
-    notes: ["redis-semaphore's waiters ask again every retry interval (10 ms, its default); Deadbolt's ask, join the semaphore's channel, ask once more and sleep until a release is announced."],
+    notes: [
+      "redis-semaphore's waiters ask again every retry interval (10 ms, its default); Deadbolt's ask, join the semaphore's channel, ask once more and sleep until a release is announced.",
+    ],
     feature: 'semaphore',
   };
 }
@@ -51,7 +53,11 @@ export async function semaphoreWaiting(contender: Contender, address: Address, o
   const session = await contender.connect(address);
   try {
     if (!session.semaphore) throw new Error(`${contender.id} has no semaphore`);
-    const semaphore = await session.semaphore(`bench:semaphore-waiting:${contender.id}:${sharedNow()}`, options.permits, 1);
+    const semaphore = await session.semaphore(
+      `bench:semaphore-waiting:${contender.id}:${sharedNow()}`,
+      options.permits,
+      1,
+    );
     const held: Hold[] = [];
     for (let i = 0; i < options.permits; i++) held.push(await semaphore.acquire());
     const before = await serverCounters(address);

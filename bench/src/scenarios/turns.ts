@@ -31,7 +31,11 @@ export interface Rounds {
  * contender that fails to open or throws in a block is out, with its error as its outcome; the
  * others go on.
  */
-export async function takeTurns(contenders: readonly Contender[], { rounds, repetitions }: Rounds, open: (contender: Contender) => Promise<Turn>): Promise<Map<string, Outcome>> {
+export async function takeTurns(
+  contenders: readonly Contender[],
+  { rounds, repetitions }: Rounds,
+  open: (contender: Contender) => Promise<Turn>,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const turns = new Map<string, Turn>();
   try {
@@ -61,7 +65,11 @@ export async function takeTurns(contenders: readonly Contender[], { rounds, repe
  * contender's first run before any second, so that drift weighs on all alike. A contender whose
  * run throws is out, with the error (and which repetition) as its outcome; the others go on.
  */
-export async function oneAfterTheOther(contenders: readonly Contender[], repetitions: number, run: (contender: Contender, repetition: number) => Promise<Figures>): Promise<Map<string, Outcome>> {
+export async function oneAfterTheOther(
+  contenders: readonly Contender[],
+  repetitions: number,
+  run: (contender: Contender, repetition: number) => Promise<Figures>,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>(contenders.map((contender) => [contender.id, []]));
   for (let repetition = 1; repetition <= repetitions; repetition++) {
     for (const contender of contenders) {
@@ -69,7 +77,11 @@ export async function oneAfterTheOther(contenders: readonly Contender[], repetit
       if (!Array.isArray(taken)) continue;
       await run(contender, repetition).then(
         (figures) => taken.push(figures),
-        (error: unknown) => outcomes.set(contender.id, repetitions === 1 ? asError(error) : new Error(`in repetition ${repetition}: ${asError(error).message}`)),
+        (error: unknown) =>
+          outcomes.set(
+            contender.id,
+            repetitions === 1 ? asError(error) : new Error(`in repetition ${repetition}: ${asError(error).message}`),
+          ),
       );
     }
   }

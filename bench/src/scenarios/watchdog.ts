@@ -19,7 +19,8 @@ export function watchdogSpec(options: WatchdogOptions): ScenarioSpec {
     id: 'watchdog',
     title: `7. Watchdog at scale: ${options.locks.toLocaleString('en-US')} held locks`,
     measures: `${options.locks.toLocaleString('en-US')} locks held on one client and kept alive by the library with a ${options.leaseMs / 1000} s lease, watched for ${options.windowMs / 1000} s: the round trips the client sends (nothing else runs, and renewals are script calls, counted by Redis), the lock renewals Redis made (TTL-setting commands, from INFO commandstats), and the locks still there at the end (the window is longer than the lease).`,
-    floor: 'a renewal pass renews every lock once; its round trips are the cost, and one script call can renew many keys (Deadbolt sends 500 per call: 20 calls for 10,000 locks).',
+    floor:
+      'a renewal pass renews every lock once; its round trips are the cost, and one script call can renew many keys (Deadbolt sends 500 per call: 20 calls for 10,000 locks).',
     columns: [
       { key: 'locksAliveAtEnd', label: 'locks alive at end', across: 'min' },
       { key: 'renewalsPerSecond', label: 'renewals/s' },

@@ -38,7 +38,9 @@ export class WorkerPool {
   /** Starts `size` workers. */
   static async start(size: number): Promise<WorkerPool> {
     const children = Array.from({ length: size }, () =>
-      spawn(process.execPath, ['--expose-gc', '--import', require.resolve('tsx'), entry], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+      spawn(process.execPath, ['--expose-gc', '--import', require.resolve('tsx'), entry], {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
     );
     const pool = new WorkerPool(children);
     await Promise.all(children.map((_, index) => pool.run(index, 'ping', {})));
@@ -51,7 +53,12 @@ export class WorkerPool {
   }
 
   /** Runs a job on worker `index`; rejects when the job fails or does not answer within `timeoutMs`. */
-  run<K extends keyof Jobs>(index: number, kind: K, payload: Jobs[K]['payload'], timeoutMs = 120_000): Promise<Jobs[K]['result']> {
+  run<K extends keyof Jobs>(
+    index: number,
+    kind: K,
+    payload: Jobs[K]['payload'],
+    timeoutMs = 120_000,
+  ): Promise<Jobs[K]['result']> {
     const child = this.#children[index];
     if (!child?.connected) return Promise.reject(new Error(`worker ${index} is not running`));
     const id = this.#nextId++;

@@ -44,4 +44,5 @@ export interface JobRequest {
 }
 
 /** A worker's answer to a job. */
-export type JobReply = { readonly id: number; readonly result: unknown } | { readonly id: number; readonly error: string };
+export type JobReply =
+  { readonly id: number; readonly result: unknown } | { readonly id: number; readonly error: string };

@@ -54,7 +54,10 @@ const handlers: Handlers = {
     );
     // A library whose waiters miss their wake-up would hold the run up for as long as they sleep:
     // the run ends `drainMs` after `stopAt` whatever is still waiting, and says how many were.
-    const drained = await Promise.race([contending.then(() => true), sleep(stopAt + drainMs - sharedNow()).then(() => false)]);
+    const drained = await Promise.race([
+      contending.then(() => true),
+      sleep(stopAt + drainMs - sharedNow()).then(() => false),
+    ]);
     if (!drained) contending.catch(() => undefined);
     const commandsSent = session.connection.counter.sent - sentBefore;
     const result = { holds: [...holds], commandsSent, waitingAtEnd: waiting };
@@ -79,7 +82,11 @@ const handlers: Handlers = {
     };
     const sample = () => {
       globalThis.gc?.();
-      samples.push({ cycles: done, heapUsedBytes: process.memoryUsage().heapUsed, activeResources: process.getActiveResourcesInfo() });
+      samples.push({
+        cycles: done,
+        heapUsedBytes: process.memoryUsage().heapUsed,
+        activeResources: process.getActiveResourcesInfo(),
+      });
     };
     // The first step is the warm-up every later sample is compared with.
     const step = Math.ceil(cycles / sampleCount);
@@ -100,7 +107,11 @@ process.on('message', (request: JobRequest) => {
   const handler = handlers[request.kind] as (payload: unknown) => Promise<unknown>;
   handler(request.payload).then(
     (result) => process.send?.({ id: request.id, result } satisfies JobReply),
-    (error: unknown) => process.send?.({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies JobReply),
+    (error: unknown) =>
+      process.send?.({
+        id: request.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies JobReply),
   );
 });
 // The parent went away: nothing more will come.

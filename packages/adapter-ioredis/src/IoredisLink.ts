@@ -16,7 +16,8 @@ export class IoredisLink extends DriverLink {
     // listener a dropped connection would become an unhandled 'error' event.
     redis.on('error', (error: Error) => {
       // ioredis 5 reports the server's unsolicited SUNSUBSCRIBE (the slot migrated) only this way.
-      if (error.message.startsWith('Command queue state error') && error.message.includes('sunsubscribe')) events.moved();
+      if (error.message.startsWith('Command queue state error') && error.message.includes('sunsubscribe'))
+        events.moved();
     });
     redis.on('message', (channel: string, message: string) => events.message(channel, message));
     redis.on('smessage', (channel: string, message: string) => events.message(channel, message));

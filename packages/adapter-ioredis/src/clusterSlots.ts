@@ -17,7 +17,8 @@ export async function slotOwner(cluster: Cluster, key: string): Promise<string> 
     await refreshSlots(cluster);
     owner = cluster.slots[slot]?.[0];
   }
-  if (owner === undefined) throw new Error(`No cluster node serves the slot of ${key}; is the cluster client connected?`);
+  if (owner === undefined)
+    throw new Error(`No cluster node serves the slot of ${key}; is the cluster client connected?`);
   return owner;
 }
 
@@ -28,6 +29,7 @@ export async function slotOwner(cluster: Cluster, key: string): Promise<string> 
 export async function slotConnection(cluster: Cluster, key: string): Promise<Redis> {
   const owner = await slotOwner(cluster, key);
   const connection = cluster.nodes('all').find((node) => `${node.options.host}:${node.options.port}` === owner);
-  if (connection === undefined) throw new Error(`The cluster client has no connection to ${owner}, the owner of the slot of ${key}`);
+  if (connection === undefined)
+    throw new Error(`The cluster client has no connection to ${owner}, the owner of the slot of ${key}`);
   return connection;
 }

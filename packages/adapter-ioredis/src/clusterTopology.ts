@@ -20,7 +20,10 @@ export function clusterTopology(cluster: Cluster, subscriberName: string): Topol
       const separator = address.lastIndexOf(':');
       const host = address.slice(0, separator);
       const port = Number(address.slice(separator + 1));
-      return new IoredisLink(template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }), events);
+      return new IoredisLink(
+        template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }),
+        events,
+      );
     },
     refresh: () => refreshSlots(cluster),
     watch(onChange) {

@@ -36,12 +36,20 @@ export type IoredisExecutorOptions = AdapterOptions;
 export function ioredisExecutor(client: Redis | Cluster, options: IoredisExecutorOptions = {}): Executor {
   checkMethods(client, 'client', ['evalsha', 'eval', 'duplicate'], 'an ioredis Redis or Cluster client');
   const { subscriberName } = resolveAdapterOptions(options);
-  const keyPrefix = client.isCluster ? (client as Cluster).options.keyPrefix ?? (client as Cluster).options.redisOptions?.keyPrefix : (client as Redis).options.keyPrefix;
+  const keyPrefix = client.isCluster
+    ? ((client as Cluster).options.keyPrefix ?? (client as Cluster).options.redisOptions?.keyPrefix)
+    : (client as Redis).options.keyPrefix;
   // ioredis would prefix the lock keys but not the channels: releases would never reach waiters,
   // and a Redisson service would not see the same keys.
-  if (keyPrefix) throw new InvalidArgumentError('client', `a client with keyPrefix "${keyPrefix}" is not supported; put the prefix in the lock names instead`);
+  if (keyPrefix)
+    throw new InvalidArgumentError(
+      'client',
+      `a client with keyPrefix "${keyPrefix}" is not supported; put the prefix in the lock names instead`,
+    );
   const router = new SubscriberRouter(
-    client.isCluster ? clusterTopology(client as Cluster, subscriberName) : standaloneTopology(client as Redis, subscriberName),
+    client.isCluster
+      ? clusterTopology(client as Cluster, subscriberName)
+      : standaloneTopology(client as Redis, subscriberName),
   );
   // Both Redis and Cluster have evalsha/eval, but TypeScript cannot call through the union of
   // their overloads; the commands are the same on either.

@@ -8,7 +8,8 @@ export function standaloneTopology(redis: Redis, subscriberName: string): Topolo
   return {
     isCluster: false,
     nodeFor: () => Promise.resolve('server'),
-    open: (_address, events) => Promise.resolve(new IoredisLink(redis.duplicate(subscriberOptions(subscriberName)), events)),
+    open: (_address, events) =>
+      Promise.resolve(new IoredisLink(redis.duplicate(subscriberOptions(subscriberName)), events)),
     refresh: () => Promise.resolve(),
     watch: () => () => undefined,
   };

@@ -8,5 +8,7 @@ export function acceptsEveryClient(): void {
   ioredisExecutor(new Redis({ lazyConnect: true, protocol: 2 }));
   ioredisExecutor(new Redis({ lazyConnect: true, replyMapping: 'resp3' }));
   ioredisExecutor(new Cluster([], { lazyConnect: true }));
-  ioredisExecutor(new Cluster([], { lazyConnect: true, redisOptions: { replyMapping: 'resp3' } }), { subscriberName: 'x' });
+  ioredisExecutor(new Cluster([], { lazyConnect: true, redisOptions: { replyMapping: 'resp3' } }), {
+    subscriberName: 'x',
+  });
 }

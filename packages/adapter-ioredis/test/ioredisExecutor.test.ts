@@ -19,7 +19,10 @@ describe('ioredisExecutor', () => {
   it.each([
     { kind: 'a Redis', client: () => new Redis({ lazyConnect: true, keyPrefix: 'app:' }) },
     { kind: 'a Cluster', client: () => new Cluster([], { lazyConnect: true, keyPrefix: 'app:' }) },
-    { kind: "a Cluster's redisOptions", client: () => new Cluster([], { lazyConnect: true, redisOptions: { keyPrefix: 'app:' } }) },
+    {
+      kind: "a Cluster's redisOptions",
+      client: () => new Cluster([], { lazyConnect: true, redisOptions: { keyPrefix: 'app:' } }),
+    },
   ])('refuses $kind with a keyPrefix, naming `client`', ({ client }) => {
     // ioredis would prefix the lock keys and not the channels: waiters would never be woken.
     const error = thrownBy(() => ioredisExecutor(client()));

@@ -36,7 +36,9 @@ export class NodeRedisLink extends DriverLink {
 
   protected async sendSubscribe(channel: string, sharded: boolean): Promise<void> {
     try {
-      await (sharded ? this.#client.sSubscribe(channel, this.#onMessage) : this.#client.subscribe(channel, this.#onMessage));
+      await (sharded
+        ? this.#client.sSubscribe(channel, this.#onMessage)
+        : this.#client.subscribe(channel, this.#onMessage));
     } catch (error) {
       // node-redis keeps the callback of a refused subscription and would restore it.
       this.sendUnsubscribe(channel, sharded).catch(ignore);
@@ -47,12 +49,17 @@ export class NodeRedisLink extends DriverLink {
   // UNSUBSCRIBE fails only with the connection, which takes the subscription with it; what
   // node-redis restores afterwards is dropped again by restore().
   protected sendUnsubscribe(channel: string, sharded: boolean): Promise<void> {
-    return sharded ? this.#client.sUnsubscribe(channel, this.#onMessage) : this.#client.unsubscribe(channel, this.#onMessage);
+    return sharded
+      ? this.#client.sUnsubscribe(channel, this.#onMessage)
+      : this.#client.unsubscribe(channel, this.#onMessage);
   }
 
   protected restore(): Promise<unknown> {
     const unwanted: Promise<void>[] = [];
-    for (const [type, wanted] of [['CHANNELS', this.classic], ['SHARDED', this.sharded]] as const) {
+    for (const [type, wanted] of [
+      ['CHANNELS', this.classic],
+      ['SHARDED', this.sharded],
+    ] as const) {
       for (const channel of this.#client.getPubSubListeners(type).keys()) {
         if (!wanted.has(channel)) unwanted.push(this.sendUnsubscribe(channel, type === 'SHARDED'));
       }

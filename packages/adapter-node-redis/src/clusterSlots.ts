@@ -13,6 +13,7 @@ export function slotMaster(cluster: NodeRedisCluster, key: string): NodeRedisClu
  */
 export async function slotClient(cluster: NodeRedisCluster, key: string): Promise<NodeRedisClient> {
   const master = slotMaster(cluster, key);
-  if (master === undefined) throw new Error(`No cluster node serves the slot of ${key}; is the cluster client connected?`);
+  if (master === undefined)
+    throw new Error(`No cluster node serves the slot of ${key}; is the cluster client connected?`);
   return cluster.nodeClient(master);
 }

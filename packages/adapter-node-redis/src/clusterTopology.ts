@@ -15,7 +15,9 @@ export function clusterTopology(cluster: NodeRedisCluster, subscriberName: strin
     nodeFor(channel) {
       const master = slotMaster(cluster, channel);
       if (master === undefined) {
-        return Promise.reject(new Error(`No cluster node serves the slot of channel ${channel}; is the cluster client connected?`));
+        return Promise.reject(
+          new Error(`No cluster node serves the slot of channel ${channel}; is the cluster client connected?`),
+        );
       }
       return Promise.resolve(master.address);
     },

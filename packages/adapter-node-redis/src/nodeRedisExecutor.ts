@@ -1,5 +1,12 @@
 import type { Executor } from '@deadbolt/core';
-import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type ScriptArgument, type Topology } from '@deadbolt/core/kit';
+import {
+  checkMethods,
+  resolveAdapterOptions,
+  SubscriberRouter,
+  type AdapterOptions,
+  type ScriptArgument,
+  type Topology,
+} from '@deadbolt/core/kit';
 import type { NodeRedisClient, NodeRedisCluster, NodeRedisScriptOptions, NodeRedisSentinel } from './clientTypes.js';
 import { slotClient } from './clusterSlots.js';
 import { clusterTopology } from './clusterTopology.js';
@@ -41,7 +48,10 @@ export type NodeRedisExecutorOptions = AdapterOptions;
  * await redis.close();
  * ```
  */
-export function nodeRedisExecutor(client: NodeRedisClient | NodeRedisCluster | NodeRedisSentinel, options: NodeRedisExecutorOptions = {}): Executor {
+export function nodeRedisExecutor(
+  client: NodeRedisClient | NodeRedisCluster | NodeRedisSentinel,
+  options: NodeRedisExecutorOptions = {},
+): Executor {
   const shape = shapeOf(client);
   const { subscriberName } = resolveAdapterOptions(options);
   const router = new SubscriberRouter(topologyOf(shape, subscriberName));

@@ -17,13 +17,16 @@ export function sentinelTopology(sentinel: NodeRedisSentinel, subscriberName: st
     isCluster: false,
     nodeFor() {
       const master = sentinel.getMasterNode();
-      if (master === undefined) return Promise.reject(new Error('The Sentinel client knows no master yet; is it connected?'));
+      if (master === undefined)
+        return Promise.reject(new Error('The Sentinel client knows no master yet; is it connected?'));
       return Promise.resolve(`${master.host}:${master.port}`);
     },
     // A duplicate of the client's own master connection: the same credentials, TLS and RESP, and
     // the master's address as the client reaches it (through its nodeAddressMap, if any).
     open: (_address, events) =>
-      sentinel._execute(false, (master) => Promise.resolve(new NodeRedisLink(master.duplicate(subscriberOptions(subscriberName)), events))),
+      sentinel._execute(false, (master) =>
+        Promise.resolve(new NodeRedisLink(master.duplicate(subscriberOptions(subscriberName)), events)),
+      ),
     // The Sentinel client learns of a new master by itself and says so.
     refresh: () => Promise.resolve(),
     watch(onChange) {

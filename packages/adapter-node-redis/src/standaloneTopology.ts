@@ -8,7 +8,8 @@ export function standaloneTopology(client: NodeRedisClient, subscriberName: stri
   return {
     isCluster: false,
     nodeFor: () => Promise.resolve('server'),
-    open: (_address, events) => Promise.resolve(new NodeRedisLink(client.duplicate(subscriberOptions(subscriberName)), events)),
+    open: (_address, events) =>
+      Promise.resolve(new NodeRedisLink(client.duplicate(subscriberOptions(subscriberName)), events)),
     // Nothing to reload for a single server.
     refresh: () => Promise.resolve(),
     watch: () => () => undefined,

@@ -1,7 +1,11 @@
 // Compile-time check, run by `tsc --noEmit`: every kind of node-redis client of both supported
 // majors is accepted without casts. Nothing here connects.
 import { createClient, createCluster, createSentinel } from 'redis';
-import { createClient as createClient5, createCluster as createCluster5, createSentinel as createSentinel5 } from 'redis5';
+import {
+  createClient as createClient5,
+  createCluster as createCluster5,
+  createSentinel as createSentinel5,
+} from 'redis5';
 import { nodeRedisExecutor } from '../src/index.js';
 
 export function acceptsEveryClient(): void {

@@ -15,15 +15,18 @@ describe('nodeRedisExecutor over a Sentinel client', () => {
   it.each([
     { major: 6, client: () => createSentinel(options) },
     { major: 5, client: () => createSentinel5(options) },
-  ])('takes a createSentinel() client of redis $major as a single master, and closes nothing of it', async ({ client }) => {
-    const sentinel = client();
-    const executor = nodeRedisExecutor(sentinel);
-    expect(executor.isCluster).toBe(false);
-    // Before it connected the client knows no master: a subscription says so instead of waiting.
-    await expect(executor.subscribe('channel', false)).rejects.toThrow(/knows no master yet/);
-    await executor.close();
-    expect(sentinel.isOpen).toBe(false);
-  });
+  ])(
+    'takes a createSentinel() client of redis $major as a single master, and closes nothing of it',
+    async ({ client }) => {
+      const sentinel = client();
+      const executor = nodeRedisExecutor(sentinel);
+      expect(executor.isCluster).toBe(false);
+      // Before it connected the client knows no master: a subscription says so instead of waiting.
+      await expect(executor.subscribe('channel', false)).rejects.toThrow(/knows no master yet/);
+      await executor.close();
+      expect(sentinel.isOpen).toBe(false);
+    },
+  );
 
   it.each([
     { what: 'an object with scripts only', client: { evalSha: noop, eval: noop } },

@@ -1,7 +1,12 @@
 import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
 import { Decoder, type GlideClusterClient } from '@valkey/valkey-glide';
 import type { ValkeyGlideSubscriber } from './clientTypes.js';
-import { clusterEpochIfAllowed, connectionIds, subscribedChannels, type SubscribedChannels } from './subscriberState.js';
+import {
+  clusterEpochIfAllowed,
+  connectionIds,
+  subscribedChannels,
+  type SubscribedChannels,
+} from './subscriberState.js';
 import { decodeSubscribePermission, subscribePermissionCall, subscribeRefusal } from './subscribePermission.js';
 
 /** How often the link looks at its client's connections and subscriptions. */
@@ -48,7 +53,13 @@ export class GlideLink extends DriverLink {
    * @param epoch - on a cluster, its epoch read right after the client connected (see
    *   `clusterEpochIfAllowed`), so that a failover before the first probe counts too
    */
-  constructor(client: ValkeyGlideSubscriber, cluster: boolean, ids: ReadonlyMap<string, number>, epoch: number | undefined, events: LinkEvents) {
+  constructor(
+    client: ValkeyGlideSubscriber,
+    cluster: boolean,
+    ids: ReadonlyMap<string, number>,
+    epoch: number | undefined,
+    events: LinkEvents,
+  ) {
     super(events);
     this.#client = client;
     this.#cluster = cluster;
@@ -63,7 +74,9 @@ export class GlideLink extends DriverLink {
     const key = keyOf(channel, sharded);
     this.#pending.add(key);
     try {
-      const confirmed = sharded ? this.#sharded().ssubscribe([channel], CONFIRM_MS) : this.#client.subscribe([channel], CONFIRM_MS);
+      const confirmed = sharded
+        ? this.#sharded().ssubscribe([channel], CONFIRM_MS)
+        : this.#client.subscribe([channel], CONFIRM_MS);
       await this.#confirmedOrRefused(confirmed, channel, sharded);
     } catch (error) {
       // GLIDE keeps wanting a channel whose confirmation timed out, and would subscribe it later;
@@ -82,7 +95,9 @@ export class GlideLink extends DriverLink {
     try {
       // GLIDE stops wanting the channel at once, so a reconnect does not restore it; the reply is
       // the server's confirmation.
-      await (sharded ? this.#sharded().sunsubscribe([channel], CONFIRM_MS) : this.#client.unsubscribe([channel], CONFIRM_MS));
+      await (sharded
+        ? this.#sharded().sunsubscribe([channel], CONFIRM_MS)
+        : this.#client.unsubscribe([channel], CONFIRM_MS));
     } finally {
       this.#pending.delete(key);
     }
@@ -104,7 +119,10 @@ export class GlideLink extends DriverLink {
   }
 
   #sharded(): GlideClusterClient {
-    if (!this.#cluster) throw new Error('Valkey GLIDE has no sharded pub/sub on a standalone GlideClient; use classic pub/sub (the `auto` default on a standalone server)');
+    if (!this.#cluster)
+      throw new Error(
+        'Valkey GLIDE has no sharded pub/sub on a standalone GlideClient; use classic pub/sub (the `auto` default on a standalone server)',
+      );
     return this.#client as GlideClusterClient;
   }
 
@@ -129,14 +147,20 @@ export class GlideLink extends DriverLink {
         }, ignore);
       }, PERMISSION_CHECK_MS);
       check.unref();
-      confirmed.then(() => settle(), (error: unknown) => settle(error ?? new Error(`subscription to ${channel} failed`)));
+      confirmed.then(
+        () => settle(),
+        (error: unknown) => settle(error ?? new Error(`subscription to ${channel} failed`)),
+      );
     });
   }
 
   async #subscribeRefusal(channel: string, sharded: boolean): Promise<Error | undefined> {
     const ask = subscribePermissionCall({ channel, sharded });
     const reply = this.#cluster
-      ? await (this.#client as GlideClusterClient).customCommand(ask, { decoder: Decoder.String, route: { type: 'primarySlotKey', key: channel } })
+      ? await (this.#client as GlideClusterClient).customCommand(ask, {
+          decoder: Decoder.String,
+          route: { type: 'primarySlotKey', key: channel },
+        })
       : await this.#client.customCommand(ask, { decoder: Decoder.String });
     return subscribeRefusal(decodeSubscribePermission(reply), sharded);
   }
@@ -196,8 +220,10 @@ export class GlideLink extends DriverLink {
   /** How many channels the link wants, and the server confirmed once, that GLIDE does not hold. */
   #missing(actual: SubscribedChannels): number {
     let missing = 0;
-    for (const channel of this.classic) if (!this.#pending.has(keyOf(channel, false)) && !actual.classic.has(channel)) missing++;
-    for (const channel of this.sharded) if (!this.#pending.has(keyOf(channel, true)) && !actual.sharded.has(channel)) missing++;
+    for (const channel of this.classic)
+      if (!this.#pending.has(keyOf(channel, false)) && !actual.classic.has(channel)) missing++;
+    for (const channel of this.sharded)
+      if (!this.#pending.has(keyOf(channel, true)) && !actual.sharded.has(channel)) missing++;
     return missing;
   }
 }

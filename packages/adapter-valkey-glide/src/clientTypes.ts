@@ -1,4 +1,9 @@
-import type { GlideClient, GlideClientConfiguration, GlideClusterClient, GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import type {
+  GlideClient,
+  GlideClientConfiguration,
+  GlideClusterClient,
+  GlideClusterClientConfiguration,
+} from '@valkey/valkey-glide';
 
 /** The client the application gives the executor: a standalone `GlideClient` or a `GlideClusterClient`. */
 export type ValkeyGlideClient = GlideClient | GlideClusterClient;

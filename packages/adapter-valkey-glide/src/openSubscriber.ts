@@ -21,7 +21,10 @@ export async function openSubscriber(
   const create = (client.constructor as typeof GlideClient).createClient.bind(client.constructor);
   const subscriber: ValkeyGlideSubscriber = await create(subscriberConfig(connection, subscriberName, onMessage));
   try {
-    const [ids, epoch] = await Promise.all([connectionIds(subscriber, cluster), cluster ? clusterEpochIfAllowed(subscriber) : undefined]);
+    const [ids, epoch] = await Promise.all([
+      connectionIds(subscriber, cluster),
+      cluster ? clusterEpochIfAllowed(subscriber) : undefined,
+    ]);
     return new GlideLink(subscriber, cluster, ids, epoch, events);
   } catch (error) {
     subscriber.close();

@@ -7,11 +7,16 @@
  */
 export function decodeReply(reply: unknown): unknown {
   if (reply === null || reply === undefined) return null;
-  if (typeof reply === 'string' || typeof reply === 'number' || typeof reply === 'boolean' || typeof reply === 'bigint') return reply;
+  if (typeof reply === 'string' || typeof reply === 'number' || typeof reply === 'boolean' || typeof reply === 'bigint')
+    return reply;
   if (Buffer.isBuffer(reply)) return reply.toString('utf8');
-  if (Array.isArray(reply)) return reply.flatMap((item: unknown) => (isRecordEntry(item) ? [decodeReply(item.key), decodeReply(item.value)] : [decodeReply(item)]));
+  if (Array.isArray(reply))
+    return reply.flatMap((item: unknown) =>
+      isRecordEntry(item) ? [decodeReply(item.key), decodeReply(item.value)] : [decodeReply(item)],
+    );
   if (reply instanceof Set) return [...reply].map(decodeReply);
-  if (reply instanceof Map) return [...reply].flatMap(([key, value]: [unknown, unknown]) => [decodeReply(key), decodeReply(value)]);
+  if (reply instanceof Map)
+    return [...reply].flatMap(([key, value]: [unknown, unknown]) => [decodeReply(key), decodeReply(value)]);
   // A plain object: a map from an older GLIDE, field by field.
   if (typeof reply === 'object') return Object.entries(reply).flatMap(([key, value]) => [key, decodeReply(value)]);
   return reply;

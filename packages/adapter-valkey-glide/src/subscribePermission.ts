@@ -36,6 +36,9 @@ export function decodeSubscribePermission(reply: unknown): SubscribePermission {
  */
 export function subscribeRefusal(permission: SubscribePermission, sharded: boolean): Error | undefined {
   if (permission === 'allowed') return undefined;
-  if (permission === 'command') return new Error(`NOPERM this user has no permissions to run the '${sharded ? 'ssubscribe' : 'subscribe'}' command`);
+  if (permission === 'command')
+    return new Error(
+      `NOPERM this user has no permissions to run the '${sharded ? 'ssubscribe' : 'subscribe'}' command`,
+    );
   return new Error('NOPERM this user has no permissions to access one of the channels used as arguments');
 }

@@ -13,7 +13,11 @@ export const RECONCILIATION_MS = 250;
  * speaking RESP3 (GLIDE delivers pub/sub messages over RESP3 only) and decoding replies and
  * messages as strings, with `onMessage` as the message callback and no subscription yet.
  */
-export function subscriberConfig<C extends ValkeyGlideConnection>(connection: C, name: string, onMessage: (message: PubSubMsg) => void): C {
+export function subscriberConfig<C extends ValkeyGlideConnection>(
+  connection: C,
+  name: string,
+  onMessage: (message: PubSubMsg) => void,
+): C {
   return {
     ...connection,
     clientName: name,

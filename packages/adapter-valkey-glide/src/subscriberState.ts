@@ -24,9 +24,17 @@ export async function subscribedChannels(client: ValkeyGlideSubscriber): Promise
  * client, each node's `host:port` for a cluster client (primaries and replicas alike, since GLIDE
  * opens a named connection to each). A new id means GLIDE reconnected.
  */
-export async function connectionIds(client: ValkeyGlideSubscriber, cluster: boolean): Promise<ReadonlyMap<string, number>> {
+export async function connectionIds(
+  client: ValkeyGlideSubscriber,
+  cluster: boolean,
+): Promise<ReadonlyMap<string, number>> {
   if (!cluster) return new Map([['server', Number(await client.customCommand(['CLIENT', 'ID']))]]);
-  const reply = decodeReply(await (client as GlideClusterClient).customCommand(['CLIENT', 'ID'], { route: 'allNodes', decoder: Decoder.String }));
+  const reply = decodeReply(
+    await (client as GlideClusterClient).customCommand(['CLIENT', 'ID'], {
+      route: 'allNodes',
+      decoder: Decoder.String,
+    }),
+  );
   const ids = new Map<string, number>();
   if (!Array.isArray(reply)) return ids;
   for (let i = 0; i + 1 < reply.length; i += 2) ids.set(String(reply[i]), Number(reply[i + 1]));
@@ -43,11 +51,15 @@ export async function connectionIds(client: ValkeyGlideSubscriber, cluster: bool
  */
 export async function clusterEpochIfAllowed(client: ValkeyGlideSubscriber): Promise<number | undefined> {
   const cluster = client as GlideClusterClient;
-  const info = await cluster.customCommand(['CLUSTER', 'INFO'], { route: 'randomNode', decoder: Decoder.String }).catch(() => undefined);
+  const info = await cluster
+    .customCommand(['CLUSTER', 'INFO'], { route: 'randomNode', decoder: Decoder.String })
+    .catch(() => undefined);
   const epoch = info === undefined ? undefined : /^cluster_current_epoch:(\d+)/m.exec(String(info))?.[1];
   return epoch === undefined ? undefined : Number(epoch);
 }
 
 function asStrings(channels: Set<unknown> | undefined): ReadonlySet<string> {
-  return new Set([...(channels ?? [])].map((channel) => (Buffer.isBuffer(channel) ? channel.toString('utf8') : String(channel))));
+  return new Set(
+    [...(channels ?? [])].map((channel) => (Buffer.isBuffer(channel) ? channel.toString('utf8') : String(channel))),
+  );
 }

@@ -10,7 +10,12 @@ import { openSubscriber } from './openSubscriber.js';
  * channel is gone and when it is back. So for the router there is one node either way, and it
  * never reroutes a channel itself.
  */
-export function subscriberTopology(client: ValkeyGlideClient, connection: ValkeyGlideConnection, cluster: boolean, subscriberName: string): Topology {
+export function subscriberTopology(
+  client: ValkeyGlideClient,
+  connection: ValkeyGlideConnection,
+  cluster: boolean,
+  subscriberName: string,
+): Topology {
   return {
     isCluster: false,
     nodeFor: () => Promise.resolve(cluster ? 'cluster' : 'server'),

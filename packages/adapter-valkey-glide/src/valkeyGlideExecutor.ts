@@ -1,6 +1,21 @@
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
-import { checkMethods, checkOptions, resolveAdapterOptions, SubscriberRouter, type AdapterOptions, type CommandArguments, type ScriptArgument } from '@deadbolt/core/kit';
-import { Decoder, type SingleNodeRoute, type GlideClient, type GlideClientConfiguration, type GlideClusterClient, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import {
+  checkMethods,
+  checkOptions,
+  resolveAdapterOptions,
+  SubscriberRouter,
+  type AdapterOptions,
+  type CommandArguments,
+  type ScriptArgument,
+} from '@deadbolt/core/kit';
+import {
+  Decoder,
+  type SingleNodeRoute,
+  type GlideClient,
+  type GlideClientConfiguration,
+  type GlideClusterClient,
+  type GlideClusterClientConfiguration,
+} from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection } from './clientTypes.js';
 import { KeyedSequence } from './KeyedSequence.js';
 import { decodeReply } from './replies.js';
@@ -52,7 +67,10 @@ const EXPECTED = 'a Valkey GLIDE GlideClient or GlideClusterClient';
  * glide.close();
  * ```
  */
-export function valkeyGlideExecutor(client: GlideClient, options: ValkeyGlideExecutorOptions & { readonly connection: GlideClientConfiguration }): Executor;
+export function valkeyGlideExecutor(
+  client: GlideClient,
+  options: ValkeyGlideExecutorOptions & { readonly connection: GlideClientConfiguration },
+): Executor;
 export function valkeyGlideExecutor(
   client: GlideClusterClient,
   options: ValkeyGlideExecutorOptions & { readonly connection: GlideClusterClientConfiguration },
@@ -95,7 +113,9 @@ export function valkeyGlideExecutor(client: ValkeyGlideClient, options: ValkeyGl
  * replicas included, and a replica that hangs would hold it up.
  */
 function primaryRoute(key: string | undefined): SingleNodeRoute {
-  return key === undefined ? { type: 'primarySlotId', id: Math.floor(Math.random() * SLOTS) } : { type: 'primarySlotKey', key };
+  return key === undefined
+    ? { type: 'primarySlotId', id: Math.floor(Math.random() * SLOTS) }
+    : { type: 'primarySlotKey', key };
 }
 
 const SLOTS = 16_384;

@@ -1,6 +1,11 @@
 // Compile-time check, run by `tsc --noEmit`: both GLIDE client classes are accepted without casts,
 // each with the configuration of its own kind. Nothing here runs.
-import { GlideClient, GlideClusterClient, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import {
+  GlideClient,
+  GlideClusterClient,
+  type GlideClientConfiguration,
+  type GlideClusterClientConfiguration,
+} from '@valkey/valkey-glide';
 import { valkeyGlideExecutor } from '../src/index.js';
 
 export async function acceptsEveryClient(): Promise<void> {

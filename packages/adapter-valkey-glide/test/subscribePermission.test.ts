@@ -7,7 +7,12 @@ describe('subscribe-permission.lua as a call', () => {
     expect(classic[0]).toBe('EVAL');
     expect(classic[1]).toContain('redis.acl_check_cmd');
     expect(classic.slice(2)).toEqual(['0', 'subscribe', 'redisson_lock__channel:{a}', 'publish']);
-    expect(subscribePermissionCall({ channel: 'c', sharded: true }).slice(2)).toEqual(['0', 'ssubscribe', 'c', 'spublish']);
+    expect(subscribePermissionCall({ channel: 'c', sharded: true }).slice(2)).toEqual([
+      '0',
+      'ssubscribe',
+      'c',
+      'spublish',
+    ]);
   });
 
   it('decodes the three replies and rejects any other', () => {
@@ -20,8 +25,14 @@ describe('subscribe-permission.lua as a call', () => {
 
   it('words a refusal as Redis 7 does, the reply core reads what is missing from', () => {
     expect(subscribeRefusal('allowed', false)).toBeUndefined();
-    expect(subscribeRefusal('channel', true)?.message).toBe('NOPERM this user has no permissions to access one of the channels used as arguments');
-    expect(subscribeRefusal('command', false)?.message).toBe("NOPERM this user has no permissions to run the 'subscribe' command");
-    expect(subscribeRefusal('command', true)?.message).toBe("NOPERM this user has no permissions to run the 'ssubscribe' command");
+    expect(subscribeRefusal('channel', true)?.message).toBe(
+      'NOPERM this user has no permissions to access one of the channels used as arguments',
+    );
+    expect(subscribeRefusal('command', false)?.message).toBe(
+      "NOPERM this user has no permissions to run the 'subscribe' command",
+    );
+    expect(subscribeRefusal('command', true)?.message).toBe(
+      "NOPERM this user has no permissions to run the 'ssubscribe' command",
+    );
   });
 });

@@ -5,7 +5,14 @@
 // valkey-glide/standalone and valkey-glide/cluster.
 import { InvalidArgumentError } from '@deadbolt/core';
 import { startCluster, useStandalone, type ClusterHandle, type StandaloneTarget } from '@deadbolt/test-harness';
-import { Decoder, GlideClient, GlideClusterClient, ProtocolVersion, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import {
+  Decoder,
+  GlideClient,
+  GlideClusterClient,
+  ProtocolVersion,
+  type GlideClientConfiguration,
+  type GlideClusterClientConfiguration,
+} from '@valkey/valkey-glide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { valkeyGlideExecutor } from '../src/index.js';
 
@@ -39,8 +46,16 @@ describe('valkeyGlideExecutor on a standalone server', () => {
     { kind: 'no options', options: undefined, argument: 'options.connection' },
     { kind: 'no connection', options: {}, argument: 'options.connection' },
     { kind: 'a connection without addresses', options: { connection: {} }, argument: 'options.connection' },
-    { kind: 'an unknown option', options: { connection: { addresses: [{ host: 'x' }] }, subscriberNam: 'x' }, argument: 'options.subscriberNam' },
-    { kind: 'a subscriber name with a space', options: { connection: { addresses: [{ host: 'x' }] }, subscriberName: 'a b' }, argument: 'options.subscriberName' },
+    {
+      kind: 'an unknown option',
+      options: { connection: { addresses: [{ host: 'x' }] }, subscriberNam: 'x' },
+      argument: 'options.subscriberNam',
+    },
+    {
+      kind: 'a subscriber name with a space',
+      options: { connection: { addresses: [{ host: 'x' }] }, subscriberName: 'a b' },
+      argument: 'options.subscriberName',
+    },
   ])('refuses $kind, naming $argument', async ({ options, argument }) => {
     const { client } = await connect();
     const create = () => valkeyGlideExecutor(client, options as never);
@@ -56,7 +71,9 @@ describe('valkeyGlideExecutor on a standalone server', () => {
     const { client, connection } = await connect({ protocol, defaultDecoder: decoder });
     const executor = valkeyGlideExecutor(client, { connection });
     const key = unique('replies');
-    expect(await executor.eval("redis.call('hset', KEYS[1], 'f', 'v', 'g', '2'); return {1, 'two', false, {3}}", [key], [])).toEqual([1, 'two', null, [3]]);
+    expect(
+      await executor.eval("redis.call('hset', KEYS[1], 'f', 'v', 'g', '2'); return {1, 'two', false, {3}}", [key], []),
+    ).toEqual([1, 'two', null, [3]]);
     // HGETALL is a map under RESP3 (GLIDE's GlideRecord): flattened as RESP2 sends it.
     expect(await executor.command(key, ['HGETALL', key])).toEqual(['f', 'v', 'g', '2']);
     expect(await executor.command(key, ['SMEMBERS', unique('empty')])).toEqual([]);
@@ -87,9 +104,15 @@ describe('valkeyGlideExecutor on a standalone server', () => {
     const { client, connection } = await connect();
     const executor = valkeyGlideExecutor(client, { connection });
     const key = unique('order');
-    const pushes = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? executor.command(key, ['RPUSH', key, i]) : executor.eval("return redis.call('rpush', KEYS[1], ARGV[1])", [key], [i])));
+    const pushes = Array.from({ length: 300 }, (_, i) =>
+      i % 2 === 0
+        ? executor.command(key, ['RPUSH', key, i])
+        : executor.eval("return redis.call('rpush', KEYS[1], ARGV[1])", [key], [i]),
+    );
     expect(await Promise.all(pushes)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
-    expect(await executor.command(key, ['LRANGE', key, 0, -1])).toEqual(Array.from({ length: 300 }, (_, i) => String(i)));
+    expect(await executor.command(key, ['LRANGE', key, 0, -1])).toEqual(
+      Array.from({ length: 300 }, (_, i) => String(i)),
+    );
   });
 
   it('rejects EVALSHA of an unknown script with NOSCRIPT, as core expects', async () => {
@@ -102,7 +125,9 @@ describe('valkeyGlideExecutor on a standalone server', () => {
   it("refuses a sharded subscription (GLIDE's standalone client has none), and closes only its own client", async () => {
     const { client, connection } = await connect();
     const executor = valkeyGlideExecutor(client, { connection, subscriberName: `glide-standalone-${process.pid}` });
-    await expect(executor.subscribe(unique('sharded'), true)).rejects.toThrow(/no sharded pub\/sub on a standalone GlideClient/);
+    await expect(executor.subscribe(unique('sharded'), true)).rejects.toThrow(
+      /no sharded pub\/sub on a standalone GlideClient/,
+    );
     await executor.subscribe(unique('classic'), false);
     await executor.close();
     expect(await client.customCommand(['PING'])).toBe('PONG');
@@ -115,7 +140,10 @@ describe('valkeyGlideExecutor on a cluster', () => {
   let connection: GlideClusterClientConfiguration;
   beforeAll(async () => {
     cluster = await startCluster();
-    connection = { addresses: cluster.startupNodes.map(({ host, port }) => ({ host, port })), protocol: ProtocolVersion.RESP2 };
+    connection = {
+      addresses: cluster.startupNodes.map(({ host, port }) => ({ host, port })),
+      protocol: ProtocolVersion.RESP2,
+    };
     client = await GlideClusterClient.createClient(connection);
   });
   afterAll(async () => {
@@ -148,7 +176,8 @@ describe('valkeyGlideExecutor on a cluster', () => {
       expect(await executor.command(key, ['PTTL', key])).toBe(-1);
       for (const [name, counts] of Object.entries(before)) {
         const after = await calls(name);
-        for (const [port, count] of after) expect(count - (counts.get(port) ?? 0), `${name} on ${port}`).toBe(port === owner ? 1 : 0);
+        for (const [port, count] of after)
+          expect(count - (counts.get(port) ?? 0), `${name} on ${port}`).toBe(port === owner ? 1 : 0);
       }
     }
     await executor.close();
@@ -158,7 +187,10 @@ describe('valkeyGlideExecutor on a cluster', () => {
     const subscriberName = `glide-cluster-${process.pid}`;
     const executor = valkeyGlideExecutor(client, { connection, subscriberName });
     const messages: string[] = [];
-    executor.listen({ onMessage: (channel, message) => messages.push(`${channel}=${message}`), onSubscriberReconnect: () => undefined });
+    executor.listen({
+      onMessage: (channel, message) => messages.push(`${channel}=${message}`),
+      onSubscriberReconnect: () => undefined,
+    });
     const channel = unique('sharded');
     await executor.subscribe(channel, true);
     const owner = await cluster.masterForKey(channel);

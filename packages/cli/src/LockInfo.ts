@@ -80,5 +80,7 @@ export interface LockInfo {
 /** Splits an owner field at its first colon: a Deadbolt client id never has one, nor a Redisson UUID. */
 export function ownerName(field: string): OwnerName {
   const at = field.indexOf(':');
-  return at < 0 ? { field, clientId: field, ownerId: '' } : { field, clientId: field.slice(0, at), ownerId: field.slice(at + 1) };
+  return at < 0
+    ? { field, clientId: field, ownerId: '' }
+    : { field, clientId: field.slice(0, at), ownerId: field.slice(at + 1) };
 }

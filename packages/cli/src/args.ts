@@ -7,8 +7,22 @@ export type ParsedCommand =
   | { readonly command: 'help' }
   | { readonly command: 'ls'; readonly url: string; readonly json: boolean; readonly pattern: string }
   | { readonly command: 'show'; readonly url: string; readonly json: boolean; readonly name: string }
-  | { readonly command: 'watch'; readonly url: string; readonly json: boolean; readonly name: string; readonly interval: number; readonly count: number }
-  | { readonly command: 'unlock'; readonly url: string; readonly json: boolean; readonly name: string; readonly force: boolean; readonly yes: boolean };
+  | {
+      readonly command: 'watch';
+      readonly url: string;
+      readonly json: boolean;
+      readonly name: string;
+      readonly interval: number;
+      readonly count: number;
+    }
+  | {
+      readonly command: 'unlock';
+      readonly url: string;
+      readonly json: boolean;
+      readonly name: string;
+      readonly force: boolean;
+      readonly yes: boolean;
+    };
 
 /** The `--help` text. */
 export const HELP = `Usage: deadbolt <command> [options]
@@ -84,11 +98,20 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
     case 'show':
       return { command, ...common, name: requiredName(command, rest) };
     case 'watch':
-      return { command, ...common, name: requiredName(command, rest), interval: positive('--interval', values.interval), count: values.count === undefined ? Infinity : positive('--count', values.count) };
+      return {
+        command,
+        ...common,
+        name: requiredName(command, rest),
+        interval: positive('--interval', values.interval),
+        count: values.count === undefined ? Infinity : positive('--count', values.count),
+      };
     case 'unlock':
       return { command, ...common, name: requiredName(command, rest), force: values.force, yes: values.yes };
     default:
-      throw new CliError('usage', `unknown command "${command}" (commands: ls, show, watch, unlock; see deadbolt --help)`);
+      throw new CliError(
+        'usage',
+        `unknown command "${command}" (commands: ls, show, watch, unlock; see deadbolt --help)`,
+      );
   }
 }
 
@@ -99,12 +122,17 @@ function requiredName(command: string, rest: readonly string[]): string {
 }
 
 function onlyArgument(command: string, rest: readonly string[], required: boolean): string | undefined {
-  if (rest.length > 1) throw new CliError('usage', `${command} takes ${required ? 'one lock name' : 'at most one pattern'}, got ${rest.length} arguments`);
+  if (rest.length > 1)
+    throw new CliError(
+      'usage',
+      `${command} takes ${required ? 'one lock name' : 'at most one pattern'}, got ${rest.length} arguments`,
+    );
   return rest[0];
 }
 
 function positive(option: string, value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new CliError('usage', `${option} must be a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new CliError('usage', `${option} must be a whole number of at least 1, got "${value}"`);
   return number;
 }

@@ -14,7 +14,11 @@ import type { CommandIo } from './io.js';
  * @param argv - the arguments after the program's name
  * @returns the process exit code: 0, 1 on an error, 2 on a usage error
  */
-export async function runCli(argv: readonly string[], io: CommandIo, reportError: (line: string) => void): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CommandIo,
+  reportError: (line: string) => void,
+): Promise<number> {
   try {
     const parsed = parseCommand(argv);
     if (parsed.command === 'help') {
@@ -35,7 +39,11 @@ export async function runCli(argv: readonly string[], io: CommandIo, reportError
   }
 }
 
-function runCommand(connection: Connection, io: CommandIo, parsed: Exclude<ParsedCommand, { command: 'help' }>): Promise<void> {
+function runCommand(
+  connection: Connection,
+  io: CommandIo,
+  parsed: Exclude<ParsedCommand, { command: 'help' }>,
+): Promise<void> {
   switch (parsed.command) {
     case 'ls':
       return lsCommand(connection, io, parsed);

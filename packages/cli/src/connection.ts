@@ -54,7 +54,10 @@ function standaloneConnection(address: ServerAddress, client: Redis): Connection
   return { address, client, isCluster: false, masters: () => [client], close: () => quit(client) };
 }
 
-async function clusterConnection(address: ServerAddress, redisOptions: ReturnType<typeof optionsFor>): Promise<Connection> {
+async function clusterConnection(
+  address: ServerAddress,
+  redisOptions: ReturnType<typeof optionsFor>,
+): Promise<Connection> {
   const cluster = new Cluster([{ host: address.host, port: address.port }], {
     redisOptions,
     lazyConnect: true,
@@ -69,7 +72,13 @@ async function clusterConnection(address: ServerAddress, redisOptions: ReturnTyp
     dropFailed(cluster);
     throw connectError(error, address);
   }
-  return { address, client: cluster, isCluster: true, masters: () => cluster.nodes('master'), close: () => quit(cluster) };
+  return {
+    address,
+    client: cluster,
+    isCluster: true,
+    masters: () => cluster.nodes('master'),
+    close: () => quit(cluster),
+  };
 }
 
 // Typed by inference: ioredis's own option types do not survive exactOptionalPropertyTypes.

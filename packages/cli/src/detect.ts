@@ -20,7 +20,11 @@ import type { LockSnapshot } from './snapshot.js';
  * @returns the lock; `undefined` when nothing of a lock is there (free, nobody waits)
  * @throws {@link CliError} `not-a-lock` when the key at the name is something else
  */
-export async function decodeLock(connection: Connection, snapshot: LockSnapshot, subscribers?: number): Promise<LockInfo | undefined> {
+export async function decodeLock(
+  connection: Connection,
+  snapshot: LockSnapshot,
+  subscribers?: number,
+): Promise<LockInfo | undefined> {
   const { name, type } = snapshot;
   if (type === 'none') return freeLock(snapshot);
   if (type === 'string' && subscribers !== undefined) {
@@ -32,10 +36,20 @@ export async function decodeLock(connection: Connection, snapshot: LockSnapshot,
   const readWrite = decodeReadWrite(snapshot.hash);
   if (readWrite) {
     const readers = await withReadHoldLeases(connection, name, readWrite.readers);
-    return { name, kind: 'read-write', held: true, ttl, mode: readWrite.mode, holders: [...readWrite.writers, ...readers], hash: snapshot.hash, waiters: [] };
+    return {
+      name,
+      kind: 'read-write',
+      held: true,
+      ttl,
+      mode: readWrite.mode,
+      holders: [...readWrite.writers, ...readers],
+      hash: snapshot.hash,
+      waiters: [],
+    };
   }
   const holders = exclusiveHolders(snapshot.hash);
-  if (!holders || holders.length === 0) throw notALock(name, 'a hash whose fields are not owners (`<clientId>:<ownerId>` = hold count)');
+  if (!holders || holders.length === 0)
+    throw notALock(name, 'a hash whose fields are not owners (`<clientId>:<ownerId>` = hold count)');
   const common = { name, held: true, ttl, holders, hash: snapshot.hash };
   if (hasFairQueue(snapshot)) return { ...common, kind: 'fair', waiters: fairWaiters(snapshot) };
   if (snapshot.token !== null) return { ...common, kind: 'fenced', waiters: [], fencingToken: snapshot.token };

@@ -60,8 +60,13 @@ export function toCliError(error: unknown, what: string): CliError {
   if (firstLine.startsWith('NOPERM')) {
     return new CliError('no-permission', `no permission to ${what}: ${firstLine}`, { cause: error });
   }
-  if (/^(WRONGPASS|NOAUTH)/.test(firstLine)) return new CliError('auth', `authentication failed: ${firstLine}`, { cause: error });
-  if (/Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|max retries|Stream isn't writeable/i.test(firstLine)) {
+  if (/^(WRONGPASS|NOAUTH)/.test(firstLine))
+    return new CliError('auth', `authentication failed: ${firstLine}`, { cause: error });
+  if (
+    /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|max retries|Stream isn't writeable/i.test(
+      firstLine,
+    )
+  ) {
     return new CliError('unreachable', `lost the connection while trying to ${what}: ${firstLine}`, { cause: error });
   }
   return new CliError('redis', `failed to ${what}: ${firstLine}`, { cause: error });

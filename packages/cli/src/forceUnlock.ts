@@ -35,7 +35,11 @@ export async function forceUnlock(connection: Connection, lock: LockInfo): Promi
     return await lockOfKind(client, lock).forceUnlock({ holders: lock.hash });
   } catch (error) {
     if (error instanceof RedisUnavailableError) {
-      throw new CliError('unreachable', `could not learn whether "${lock.name}" was force-unlocked (${error.message}): run "deadbolt show ${lock.name}" to see`, { cause: error });
+      throw new CliError(
+        'unreachable',
+        `could not learn whether "${lock.name}" was force-unlocked (${error.message}): run "deadbolt show ${lock.name}" to see`,
+        { cause: error },
+      );
     }
     throw toCliError(error, `force-unlock "${lock.name}"`);
   } finally {

@@ -50,11 +50,17 @@ export async function listLocks(connection: Connection, options: ListOptions = {
   const found = await findLockNames(connection, options.pattern ?? '*');
   const names = [...new Set([...found.hashes, ...found.queued, ...found.semaphores])];
   const locks = await mapLimited(names, CONCURRENCY, (name) => listed(connection, name, found.semaphores.has(name)));
-  return locks.filter((lock): lock is LockInfo => lock !== undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return locks
+    .filter((lock): lock is LockInfo => lock !== undefined)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 // One listed name; a key that turned out not to be a lock (or went away meanwhile) is skipped.
-async function listed(connection: Connection, name: string, bySemaphoreChannel: boolean): Promise<LockInfo | undefined> {
+async function listed(
+  connection: Connection,
+  name: string,
+  bySemaphoreChannel: boolean,
+): Promise<LockInfo | undefined> {
   const snapshot = await readSnapshot(connection, name).catch(skipNotALock);
   if (snapshot === undefined) return undefined;
   const subscribers = bySemaphoreChannel ? await semaphoreSubscribers(connection, name) : undefined;

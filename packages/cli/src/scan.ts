@@ -28,8 +28,10 @@ export async function findLockNames(connection: Connection, pattern: string): Pr
   const semaphores = new Set<string>();
   for (const master of connection.masters()) {
     for (const key of await scanKeys(master, pattern, 'hash')) if (!belongsToALock(key)) hashes.add(key);
-    for (const key of await scanKeys(master, `${QUEUE_PREFIX}:*`, 'list')) addMatching(queued, nameFromDerived(QUEUE_PREFIX, key), pattern);
-    for (const channel of await semaphoreChannels(master)) addMatching(semaphores, nameFromDerived(SEMAPHORE_CHANNEL_PREFIX, channel), pattern);
+    for (const key of await scanKeys(master, `${QUEUE_PREFIX}:*`, 'list'))
+      addMatching(queued, nameFromDerived(QUEUE_PREFIX, key), pattern);
+    for (const channel of await semaphoreChannels(master))
+      addMatching(semaphores, nameFromDerived(SEMAPHORE_CHANNEL_PREFIX, channel), pattern);
   }
   return { hashes, queued, semaphores };
 }
@@ -60,9 +62,12 @@ async function scanKeys(node: Redis, pattern: string, type: 'hash' | 'list'): Pr
 async function semaphoreChannels(node: Redis): Promise<string[]> {
   const pattern = `${SEMAPHORE_CHANNEL_PREFIX}:*`;
   const classic = await redisCall('list pub/sub channels (PUBSUB CHANNELS)', () => node.pubsub('CHANNELS', pattern));
-  const sharded = await redisCall('list sharded channels (PUBSUB SHARDCHANNELS)', () => node.pubsub('SHARDCHANNELS', pattern)).catch(
+  const sharded = await redisCall('list sharded channels (PUBSUB SHARDCHANNELS)', () =>
+    node.pubsub('SHARDCHANNELS', pattern),
+  ).catch(
     // Before Redis 7 there are no sharded channels to list.
-    (error: unknown) => (error instanceof Error && /unknown subcommand/i.test(error.message) ? [] : Promise.reject(error)),
+    (error: unknown) =>
+      error instanceof Error && /unknown subcommand/i.test(error.message) ? [] : Promise.reject(error),
   );
   return [...(classic as string[]), ...(sharded as string[])];
 }

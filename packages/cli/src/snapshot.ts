@@ -37,7 +37,11 @@ export async function readSnapshot(connection: Connection, name: string): Promis
     throw new CliError('not-a-lock', `"${name}" is a hash of ${String(size)} fields, not a lock in Redisson's layout`);
   }
   const replies = await transaction(connection, `read "${name}"`, (multi) => {
-    const chain = multi.pttl(name).lrange(keys.queue, 0, -1).zrange(keys.timeouts, '0', '-1', 'WITHSCORES').get(keys.token);
+    const chain = multi
+      .pttl(name)
+      .lrange(keys.queue, 0, -1)
+      .zrange(keys.timeouts, '0', '-1', 'WITHSCORES')
+      .get(keys.token);
     if (isHash) return chain.hgetall(name);
     return type === 'string' ? chain.get(name) : chain;
   });
@@ -59,7 +63,11 @@ export async function readSnapshot(connection: Connection, name: string): Promis
  * type at a derived name: WRONGTYPE) reads as `null`, so such a key is taken as absent; a refused
  * command (NOPERM) fails the whole read.
  */
-async function transaction(connection: Connection, what: string, build: (multi: ChainableCommander) => ChainableCommander): Promise<unknown[]> {
+async function transaction(
+  connection: Connection,
+  what: string,
+  build: (multi: ChainableCommander) => ChainableCommander,
+): Promise<unknown[]> {
   const results = await redisCall(what, async () => {
     const replies = await build(connection.client.multi()).exec();
     if (replies === null) throw new Error('the transaction was aborted');

@@ -12,10 +12,14 @@ export interface Column<Row> {
  */
 export function renderTable<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): string {
   const cells = rows.map((row) => columns.map((column) => column.value(row)));
-  const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => (line[i] ?? '').length)));
+  const widths = columns.map((column, i) =>
+    Math.max(column.header.length, ...cells.map((line) => (line[i] ?? '').length)),
+  );
   const line = (values: readonly string[]) =>
     values
-      .map((value, i) => (columns[i]?.align === 'right' ? value.padStart(widths[i] ?? 0) : value.padEnd(widths[i] ?? 0)))
+      .map((value, i) =>
+        columns[i]?.align === 'right' ? value.padStart(widths[i] ?? 0) : value.padEnd(widths[i] ?? 0),
+      )
       .join('  ')
       .trimEnd();
   return [line(columns.map((column) => column.header)), ...cells.map(line)].join('\n');

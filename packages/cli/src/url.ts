@@ -27,10 +27,15 @@ export function parseRedisUrl(url: string): ServerAddress {
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw new CliError('bad-url', `not a URL: "${url}" (expected redis://host:port or rediss://host:port)`, { cause: error });
+    throw new CliError('bad-url', `not a URL: "${url}" (expected redis://host:port or rediss://host:port)`, {
+      cause: error,
+    });
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new CliError('bad-url', `unsupported scheme "${parsed.protocol}" in "${url}" (expected redis:// or rediss://)`);
+    throw new CliError(
+      'bad-url',
+      `unsupported scheme "${parsed.protocol}" in "${url}" (expected redis:// or rediss://)`,
+    );
   }
   if (parsed.hostname === '') throw new CliError('bad-url', `no host in "${url}"`);
   return {
@@ -47,14 +52,16 @@ export function parseRedisUrl(url: string): ServerAddress {
 function parsePort(port: string, url: string): number {
   if (port === '') return 6379;
   const value = Number(port);
-  if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new CliError('bad-url', `bad port "${port}" in "${url}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 65_535)
+    throw new CliError('bad-url', `bad port "${port}" in "${url}"`);
   return value;
 }
 
 function parseDb(pathname: string, url: string): number {
   const db = pathname.replace(/^\//, '');
   if (db === '') return 0;
-  if (!/^\d+$/.test(db)) throw new CliError('bad-url', `bad database "${db}" in "${url}" (expected a number, as in redis://host:6379/2)`);
+  if (!/^\d+$/.test(db))
+    throw new CliError('bad-url', `bad database "${db}" in "${url}" (expected a number, as in redis://host:6379/2)`);
   return Number(db);
 }
 

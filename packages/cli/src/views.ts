@@ -10,8 +10,17 @@ const LIST_COLUMNS: readonly Column<LockInfo>[] = [
   { header: 'NAME', value: (lock) => lock.name },
   { header: 'KIND', value: formatKind },
   { header: 'TTL', value: formatTtl, align: 'right' },
-  { header: 'HOLDER', value: (lock) => ownersOf(lock).map((h) => `${shortOwner(h)} x${h.holds}`).join(', ') || '-' },
-  { header: 'READERS', value: (lock) => countOf(readers(lock).length, `(${sumHolds(readers(lock))} holds)`, lock.kind === 'read-write') },
+  {
+    header: 'HOLDER',
+    value: (lock) =>
+      ownersOf(lock)
+        .map((h) => `${shortOwner(h)} x${h.holds}`)
+        .join(', ') || '-',
+  },
+  {
+    header: 'READERS',
+    value: (lock) => countOf(readers(lock).length, `(${sumHolds(readers(lock))} holds)`, lock.kind === 'read-write'),
+  },
   { header: 'WAITERS', value: waitersOf },
 ];
 
@@ -53,8 +62,10 @@ function waiterColumns(now: number): readonly Column<QueuedWaiter>[] {
 /** `show`: one lock in full, with the holders' and the queue's tables. */
 export function renderLock(lock: LockInfo, now: number): string {
   const lines = [`lock     ${lock.name}`, `kind     ${formatKind(lock)}`, `state    ${stateOf(lock)}`];
-  if (lock.fencingToken !== undefined) lines.push(`token    ${lock.fencingToken} (the latest acquisition's fencing token)`);
-  if (lock.kind === 'semaphore') lines.push(`permits  ${lock.permits ?? 0} available, ${lock.subscribers ?? 0} connection(s) waiting`);
+  if (lock.fencingToken !== undefined)
+    lines.push(`token    ${lock.fencingToken} (the latest acquisition's fencing token)`);
+  if (lock.kind === 'semaphore')
+    lines.push(`permits  ${lock.permits ?? 0} available, ${lock.subscribers ?? 0} connection(s) waiting`);
   if (lock.holders.length > 0) lines.push('', 'holders', indent(renderTable(HOLDER_COLUMNS, lock.holders)));
   if (lock.kind === 'fair') {
     lines.push('', lock.waiters.length === 0 ? 'queue    empty' : 'queue (first to be granted first)');

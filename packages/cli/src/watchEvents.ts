@@ -26,11 +26,14 @@ function exclusiveEvents(before: readonly Holder[], after: readonly Holder[]): s
   if (before.length === 0 && after.length === 0) return [];
   if (before.length === 0) return [`acquired by ${names(after)}`];
   if (after.length === 0) return [`released by ${names(before)} (or its lease ran out, or it was force-unlocked)`];
-  const same = before.length === after.length && before.every((holder) => after.some((other) => other.field === holder.field));
+  const same =
+    before.length === after.length && before.every((holder) => after.some((other) => other.field === holder.field));
   if (!same) return [`hand-off: ${names(before)} -> ${names(after)}`];
   return after.flatMap((holder) => {
     const was = before.find((other) => other.field === holder.field)?.holds;
-    return was !== undefined && was !== holder.holds ? [`holds of ${shortOwner(holder)}: ${was} -> ${holder.holds}`] : [];
+    return was !== undefined && was !== holder.holds
+      ? [`holds of ${shortOwner(holder)}: ${was} -> ${holder.holds}`]
+      : [];
   });
 }
 
@@ -44,4 +47,3 @@ function comings(what: string, before: readonly { field: string }[], after: read
     ...[...had].filter((field) => !has.has(field)).map((field) => `${what} ${label(field)} left`),
   ];
 }
-

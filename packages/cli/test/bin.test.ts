@@ -44,7 +44,11 @@ describe('the deadbolt bin', () => {
     // Timed from the command's exit, not its start: starting a Node process is slow on a loaded machine.
     const exited = performance.now();
     // --yes asks nobody, so the line says whose holds it freed.
-    expect([unlocked.code, unlocked.stdout, unlocked.stderr]).toEqual([0, `unlocked "${name}" (lock), held by owner cli-bin:job-1 x1; its waiters were woken\n`, '']);
+    expect([unlocked.code, unlocked.stdout, unlocked.stderr]).toEqual([
+      0,
+      `unlocked "${name}" (lock), held by owner cli-bin:job-1 x1; its waiters were woken\n`,
+      '',
+    ]);
     await (await waiter).release();
     // Woken by the unlock, not after the holder's 30 s lease.
     expect(performance.now() - exited).toBeLessThan(3_000);
@@ -94,9 +98,15 @@ describe('the deadbolt bin', () => {
       await raw('ACL', 'SETUSER', 'cli-limited', '+scan', '+multi', '+exec', '+pubsub');
       await raw('HSET', 'cli:perm-lock', 'client:owner', '1');
       const reading = await runInProcess(['ls', 'cli:perm-*', '--url', url.toString()]);
-      expect([reading.code, reading.stderr]).toEqual([1, `deadbolt: no permission to read "cli:perm-lock": NOPERM this user has no permissions to run the 'type' command\n`]);
+      expect([reading.code, reading.stderr]).toEqual([
+        1,
+        `deadbolt: no permission to read "cli:perm-lock": NOPERM this user has no permissions to run the 'type' command\n`,
+      ]);
       const wrong = await runInProcess(['ls', '--url', url.toString().replace('secret', 'wrong')]);
-      expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringMatching(/^deadbolt: authentication failed: WRONGPASS/)]);
+      expect([wrong.code, wrong.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^deadbolt: authentication failed: WRONGPASS/),
+      ]);
     });
   });
 
@@ -104,7 +114,10 @@ describe('the deadbolt bin', () => {
     const client = await ctx.client();
     const name = ctx.uniqueName('refused');
     await client.lock(name).acquire();
-    const [noForce, noYes] = await Promise.all([runBin(['unlock', name, '--url', url()]), runBin(['unlock', name, '--force', '--url', url()])]);
+    const [noForce, noYes] = await Promise.all([
+      runBin(['unlock', name, '--url', url()]),
+      runBin(['unlock', name, '--force', '--url', url()]),
+    ]);
     expect(noForce.code).toBe(2);
     oneErrorLine(noForce.stderr);
     expect(noYes.code).toBe(1);
@@ -119,20 +132,36 @@ describe('the deadbolt bin', () => {
     expect(await client.lock(name).isLocked()).toBe(true);
     expect((await runInProcess(['unlock', name, '--force', '--url', url()], { confirm: answer(true) })).code).toBe(0);
     expect(await client.lock(name).isLocked()).toBe(false);
-    expect(questions[0]).toMatch(new RegExp(`^Force-unlock "${name}" \\(lock\\), held by owner [\\w-]{8}:\\S+ x1\\? Its holders will lose it\\. \\[y/N\\] $`));
+    expect(questions[0]).toMatch(
+      new RegExp(
+        `^Force-unlock "${name}" \\(lock\\), held by owner [\\w-]{8}:\\S+ x1\\? Its holders will lose it\\. \\[y/N\\] $`,
+      ),
+    );
   });
 
   it('finds a Redisson semaphore while someone waits on its channel, and only then', async () => {
     const name = ctx.uniqueName('semaphore');
     await raw('SET', name, '0');
     const alone = await runInProcess(['show', name, '--url', url()]);
-    expect(alone.stderr).toContain('a Redisson semaphore is a string too, but one nobody waits on cannot be told from any other');
+    expect(alone.stderr).toContain(
+      'a Redisson semaphore is a string too, but one nobody waits on cannot be told from any other',
+    );
     // A waiting Java client subscribes to redisson_sc:{name}.
     const subscriber = new Redis(urlOf(ctx.backend()));
     try {
       await subscriber.subscribe(`redisson_sc:{${name}}`);
       const [semaphore] = jsonOf<LockInfo[]>(await runInProcess(['ls', name, '--json', '--url', url()]));
-      expect(semaphore).toEqual({ name, kind: 'semaphore', held: false, ttl: null, holders: [], hash: {}, waiters: [], permits: 0, subscribers: 1 });
+      expect(semaphore).toEqual({
+        name,
+        kind: 'semaphore',
+        held: false,
+        ttl: null,
+        holders: [],
+        hash: {},
+        waiters: [],
+        permits: 0,
+        subscribers: 1,
+      });
       const unlock = await runInProcess(['unlock', name, '--force', '--yes', '--url', url()]);
       expect(unlock.stderr).toContain('is not held');
     } finally {

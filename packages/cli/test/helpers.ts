@@ -24,7 +24,11 @@ export function urlOf(backend: Backend): string {
  */
 export async function runInProcess(
   argv: readonly string[],
-  options: { signal?: AbortSignal; confirm?: (question: string) => Promise<boolean>; onWrite?: (text: string) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    confirm?: (question: string) => Promise<boolean>;
+    onWrite?: (text: string) => void;
+  } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';

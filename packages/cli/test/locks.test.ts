@@ -58,17 +58,60 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     const locks = jsonOf<LockInfo[]>(await cli('ls', `${prefix}:*`, '--json'));
     const deadline = () => expect.any(Number) as unknown as number;
     expect(locks).toEqual([
-      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl: ttl(), holders: [owner('cli-a', 'f1', 'owner', 1)], hash: { 'cli-a:f1': '1' }, waiters: [
-        { field: 'cli-b:w1', clientId: 'cli-b', ownerId: 'w1', position: 1, deadline: deadline() },
-        { field: 'cli-b:w2', clientId: 'cli-b', ownerId: 'w2', position: 2, deadline: deadline() },
-      ] },
-      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl: ttl(), holders: [owner('cli-a', 't1', 'owner', 1)], hash: { 'cli-a:t1': '1' }, waiters: [], fencingToken: '1' },
-      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl: ttl(), holders: [owner('cli-a', 'o1', 'owner', 2)], hash: { 'cli-a:o1': '2' }, waiters: [] },
-      { name: `${prefix}:rw-read`, kind: 'read-write', held: true, ttl: ttl(), mode: 'read', waiters: [], hash: { mode: 'read', 'cli-a:r1': '2', 'cli-b:r2': '1' }, holders: expect.arrayContaining([
-        owner('cli-a', 'r1', 'reader', 2, { holdTtls: [ttl(), ttl()] }),
-        owner('cli-b', 'r2', 'reader', 1, { holdTtls: [ttl()] }),
-      ]) },
-      { name: `${prefix}:rw-write`, kind: 'read-write', held: true, ttl: ttl(), mode: 'write', holders: [owner('cli-a', 'wr', 'writer', 1)], hash: { mode: 'write', 'cli-a:wr:write': '1' }, waiters: [] },
+      {
+        name: `${prefix}:fair`,
+        kind: 'fair',
+        held: true,
+        ttl: ttl(),
+        holders: [owner('cli-a', 'f1', 'owner', 1)],
+        hash: { 'cli-a:f1': '1' },
+        waiters: [
+          { field: 'cli-b:w1', clientId: 'cli-b', ownerId: 'w1', position: 1, deadline: deadline() },
+          { field: 'cli-b:w2', clientId: 'cli-b', ownerId: 'w2', position: 2, deadline: deadline() },
+        ],
+      },
+      {
+        name: `${prefix}:fenced`,
+        kind: 'fenced',
+        held: true,
+        ttl: ttl(),
+        holders: [owner('cli-a', 't1', 'owner', 1)],
+        hash: { 'cli-a:t1': '1' },
+        waiters: [],
+        fencingToken: '1',
+      },
+      {
+        name: `${prefix}:plain`,
+        kind: 'lock',
+        held: true,
+        ttl: ttl(),
+        holders: [owner('cli-a', 'o1', 'owner', 2)],
+        hash: { 'cli-a:o1': '2' },
+        waiters: [],
+      },
+      {
+        name: `${prefix}:rw-read`,
+        kind: 'read-write',
+        held: true,
+        ttl: ttl(),
+        mode: 'read',
+        waiters: [],
+        hash: { mode: 'read', 'cli-a:r1': '2', 'cli-b:r2': '1' },
+        holders: expect.arrayContaining([
+          owner('cli-a', 'r1', 'reader', 2, { holdTtls: [ttl(), ttl()] }),
+          owner('cli-b', 'r2', 'reader', 1, { holdTtls: [ttl()] }),
+        ]),
+      },
+      {
+        name: `${prefix}:rw-write`,
+        kind: 'read-write',
+        held: true,
+        ttl: ttl(),
+        mode: 'write',
+        holders: [owner('cli-a', 'wr', 'writer', 1)],
+        hash: { mode: 'write', 'cli-a:wr:write': '1' },
+        waiters: [],
+      },
     ]);
     const rwRead = locks[3];
     expect(rwRead?.holders).toHaveLength(2);
@@ -116,7 +159,11 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       { name: `${prefix}:fair`, take: (c: LockClient, name: string) => new FairLock(c, name) },
       { name: `${prefix}:fenced`, take: (c: LockClient, name: string) => new FencedLock(c, name) },
       { name: `${prefix}:rw`, take: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock() },
-      { name: `${prefix}:rw-read`, take: (c: LockClient, name: string) => new ReadWriteLock(c, name).readLock(), wait: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock() },
+      {
+        name: `${prefix}:rw-read`,
+        take: (c: LockClient, name: string) => new ReadWriteLock(c, name).readLock(),
+        wait: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock(),
+      },
     ];
     for (const kind of kinds) {
       await kind.take(a, kind.name).acquire();
@@ -127,7 +174,11 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       const unlocked = await cli('unlock', kind.name, '--force', '--yes');
       expect([unlocked.code, unlocked.stderr]).toEqual([0, '']);
       // Nobody was asked, so the line names whose holds were freed.
-      expect(unlocked.stdout).toMatch(new RegExp(`^unlocked "${kind.name}" \\(.+\\), held by (owner|writer|reader) cli-a:\\S+ x1; its waiters were woken\n$`));
+      expect(unlocked.stdout).toMatch(
+        new RegExp(
+          `^unlocked "${kind.name}" \\(.+\\), held by (owner|writer|reader) cli-a:\\S+ x1; its waiters were woken\n$`,
+        ),
+      );
       const held = await waiter;
       expect(performance.now() - started, kind.name).toBeLessThan(2_000);
       await held.release();
@@ -142,8 +193,16 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       { name: `${prefix}:plain`, role: 'owner', take: (c: LockClient, name: string) => c.lock(name) },
       { name: `${prefix}:fair`, role: 'owner', take: (c: LockClient, name: string) => new FairLock(c, name) },
       { name: `${prefix}:fenced`, role: 'owner', take: (c: LockClient, name: string) => new FencedLock(c, name) },
-      { name: `${prefix}:rw`, role: 'writer', take: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock() },
-      { name: `${prefix}:rw-read`, role: 'reader', take: (c: LockClient, name: string) => new ReadWriteLock(c, name).readLock() },
+      {
+        name: `${prefix}:rw`,
+        role: 'writer',
+        take: (c: LockClient, name: string) => new ReadWriteLock(c, name).writeLock(),
+      },
+      {
+        name: `${prefix}:rw-read`,
+        role: 'reader',
+        take: (c: LockClient, name: string) => new ReadWriteLock(c, name).readLock(),
+      },
     ];
     for (const kind of kinds) {
       const first = await kind.take(a, kind.name).acquire({ owner: 'first' });
@@ -160,7 +219,11 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
         },
       });
       expect(questions[0], kind.name).toContain(`held by ${kind.role} cli-a:first x1?`);
-      expect([run.code, run.stdout, run.stderr], kind.name).toEqual([1, '', `deadbolt: "${kind.name}" changed since it was read: nothing deleted; run again\n`]);
+      expect([run.code, run.stdout, run.stderr], kind.name).toEqual([
+        1,
+        '',
+        `deadbolt: "${kind.name}" changed since it was read: nothing deleted; run again\n`,
+      ]);
       expect(await kind.take(b, kind.name).isHeldBy('second'), kind.name).toBe(true);
       await second?.release();
     }
@@ -178,7 +241,10 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
         return true;
       },
     });
-    expect([run.code, run.stderr]).toEqual([1, `deadbolt: "${name}" changed since it was read: nothing deleted; run again\n`]);
+    expect([run.code, run.stderr]).toEqual([
+      1,
+      `deadbolt: "${name}" changed since it was read: nothing deleted; run again\n`,
+    ]);
     expect(await lock.holdCount('o1')).toBe(2);
     await again?.release();
     await first.release();
@@ -194,12 +260,21 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     // The release comes after the first look is written, however long connecting took.
     let looked!: () => void;
     const firstLook = new Promise<void>((resolve) => (looked = resolve));
-    const watching = runInProcess(['watch', name, '--count', '2', '--interval', '400', '--json', '--url', urlOf(ctx.backend())], { onWrite: () => looked() });
+    const watching = runInProcess(
+      ['watch', name, '--count', '2', '--interval', '400', '--json', '--url', urlOf(ctx.backend())],
+      { onWrite: () => looked() },
+    );
     await firstLook;
     await first.release();
     await next;
-    const looks = (await watching).stdout.trim().split('\n').map((line) => JSON.parse(line) as { lock: LockInfo; events: string[] });
-    expect(looks.map((look) => look.lock.holders.map((holder) => holder.field))).toEqual([['cli-a:before'], ['cli-b:after']]);
+    const looks = (await watching).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { lock: LockInfo; events: string[] });
+    expect(looks.map((look) => look.lock.holders.map((holder) => holder.field))).toEqual([
+      ['cli-a:before'],
+      ['cli-b:after'],
+    ]);
     expect(looks.map((look) => look.events)).toEqual([[], ['hand-off: cli-a:before -> cli-b:after']]);
   });
 });

@@ -29,16 +29,54 @@ describe.each(TOPOLOGIES)('deadbolt on locks Redisson holds on %s', (topology) =
     await java.getReadWriteLock(`${prefix}:rw`).readLock().lock(t1);
     expect(await java.getFencedLock(`${prefix}:fenced`).lockAndGetToken(t1)).toBe(1);
 
-    const owner = (thread: number, role: string, holds: number) => ({ field: `${java.id}:${thread}`, clientId: java.id, ownerId: String(thread), role, holds });
+    const owner = (thread: number, role: string, holds: number) => ({
+      field: `${java.id}:${thread}`,
+      clientId: java.id,
+      ownerId: String(thread),
+      role,
+      holds,
+    });
     const locks = jsonOf<LockInfo[]>(await cli('ls', `${prefix}:*`, '--json'));
     const ttl = expect.any(Number) as unknown as number;
     expect(locks).toEqual([
-      { name: `${prefix}:fair`, kind: 'fair', held: true, ttl, holders: [owner(t1, 'owner', 1)], hash: { [`${java.id}:${t1}`]: '1' }, waiters: [
-        { field: `${java.id}:${t2}`, clientId: java.id, ownerId: String(t2), position: 1, deadline: ttl },
-      ] },
-      { name: `${prefix}:fenced`, kind: 'fenced', held: true, ttl, holders: [owner(t1, 'owner', 1)], hash: { [`${java.id}:${t1}`]: '1' }, waiters: [], fencingToken: '1' },
-      { name: `${prefix}:plain`, kind: 'lock', held: true, ttl, holders: [owner(t1, 'owner', 2)], hash: { [`${java.id}:${t1}`]: '2' }, waiters: [] },
-      { name: `${prefix}:rw`, kind: 'read-write', held: true, ttl, mode: 'read', waiters: [], holders: [{ ...owner(t1, 'reader', 1), holdTtls: [ttl] }], hash: { mode: 'read', [`${java.id}:${t1}`]: '1' } },
+      {
+        name: `${prefix}:fair`,
+        kind: 'fair',
+        held: true,
+        ttl,
+        holders: [owner(t1, 'owner', 1)],
+        hash: { [`${java.id}:${t1}`]: '1' },
+        waiters: [{ field: `${java.id}:${t2}`, clientId: java.id, ownerId: String(t2), position: 1, deadline: ttl }],
+      },
+      {
+        name: `${prefix}:fenced`,
+        kind: 'fenced',
+        held: true,
+        ttl,
+        holders: [owner(t1, 'owner', 1)],
+        hash: { [`${java.id}:${t1}`]: '1' },
+        waiters: [],
+        fencingToken: '1',
+      },
+      {
+        name: `${prefix}:plain`,
+        kind: 'lock',
+        held: true,
+        ttl,
+        holders: [owner(t1, 'owner', 2)],
+        hash: { [`${java.id}:${t1}`]: '2' },
+        waiters: [],
+      },
+      {
+        name: `${prefix}:rw`,
+        kind: 'read-write',
+        held: true,
+        ttl,
+        mode: 'read',
+        waiters: [],
+        holders: [{ ...owner(t1, 'reader', 1), holdTtls: [ttl] }],
+        hash: { mode: 'read', [`${java.id}:${t1}`]: '1' },
+      },
     ]);
     expect((await cli('show', `${prefix}:plain`)).stdout).toContain(`owner  ${java.id}  ${t1}`);
   });
@@ -56,7 +94,10 @@ describe.each(TOPOLOGIES)('deadbolt on locks Redisson holds on %s', (topology) =
     const fairWaiter = fair.tryLock(t2, { waitTime: 10_000 });
     await eventually(async () => (await fair.queue()).length === 1);
 
-    for (const [name, waiter] of [[plain.name, plainWaiter], [fair.name, fairWaiter]] as const) {
+    for (const [name, waiter] of [
+      [plain.name, plainWaiter],
+      [fair.name, fairWaiter],
+    ] as const) {
       const started = performance.now();
       expect((await cli('unlock', name, '--force', '--yes')).code).toBe(0);
       // Java's waiter would otherwise sleep until the 30 s lease ended.

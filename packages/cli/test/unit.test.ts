@@ -20,13 +20,22 @@ const codeOf = (fn: () => unknown) => {
 describe('parseRedisUrl', () => {
   it('reads host, port, credentials, database and TLS', () => {
     expect(parseRedisUrl('rediss://ops:p%40ss@cache.example:6380/2')).toEqual({
-      host: 'cache.example', port: 6380, username: 'ops', password: 'p@ss', db: 2, tls: true,
+      host: 'cache.example',
+      port: 6380,
+      username: 'ops',
+      password: 'p@ss',
+      db: 2,
+      tls: true,
     });
     expect(parseRedisUrl('redis://[::1]')).toEqual({ host: '::1', port: 6379, db: 0, tls: false });
   });
 
   it('refuses what is not a redis:// URL', () => {
-    for (const url of ['localhost:6379', 'http://host', 'redis://host:99999', 'redis://host/db']) expect(codeOf(() => parseRedisUrl(url)), url).toBe('bad-url');
+    for (const url of ['localhost:6379', 'http://host', 'redis://host:99999', 'redis://host/db'])
+      expect(
+        codeOf(() => parseRedisUrl(url)),
+        url,
+      ).toBe('bad-url');
   });
 });
 
@@ -45,13 +54,24 @@ describe('key names', () => {
   it('derives the keys of a lock with the lock kinds’ own helpers', () => {
     const keys = lockKeys('orders:1');
     expect([keys.holdMarkers, keys.queue, keys.timeouts, keys.token, keys.readHold('c:o', 2)]).toEqual([
-      'deadbolt_holds:{orders:1}', 'redisson_lock_queue:{orders:1}', 'redisson_lock_timeout:{orders:1}', 'redisson_lock_token:{orders:1}', '{orders:1}:c:o:rwlock_timeout:2',
+      'deadbolt_holds:{orders:1}',
+      'redisson_lock_queue:{orders:1}',
+      'redisson_lock_timeout:{orders:1}',
+      'redisson_lock_token:{orders:1}',
+      '{orders:1}:c:o:rwlock_timeout:2',
     ]);
     expect(lockKeys('{tag}x').queue).toBe('redisson_lock_queue:{tag}x');
   });
 
   it('tells the keys that belong to a lock from locks', () => {
-    const belonging = ['deadbolt_holds:{a}', 'deadbolt_request:{a}:h:1', 'redisson_lock_queue:{a}', 'redisson_lock_timeout:{a}', 'redisson_lock_token:{a}', '{a}:c:o:rwlock_timeout:1'];
+    const belonging = [
+      'deadbolt_holds:{a}',
+      'deadbolt_request:{a}:h:1',
+      'redisson_lock_queue:{a}',
+      'redisson_lock_timeout:{a}',
+      'redisson_lock_token:{a}',
+      '{a}:c:o:rwlock_timeout:1',
+    ];
     expect(belonging.filter((key) => !belongsToALock(key))).toEqual([]);
     expect(belongsToALock('orders:1')).toBe(false);
   });
@@ -67,30 +87,78 @@ describe('key names', () => {
 describe('parseCommand', () => {
   it('parses each command with its options and defaults', () => {
     expect(parseCommand(['ls'])).toEqual({ command: 'ls', url: 'redis://127.0.0.1:6379', json: false, pattern: '*' });
-    expect(parseCommand(['watch', 'a', '--count', '2', '--url', 'redis://h:1'])).toEqual({ command: 'watch', url: 'redis://h:1', json: false, name: 'a', interval: 500, count: 2 });
-    expect(parseCommand(['unlock', 'a', '--force', '-y', '--json'])).toMatchObject({ command: 'unlock', name: 'a', force: true, yes: true, json: true });
+    expect(parseCommand(['watch', 'a', '--count', '2', '--url', 'redis://h:1'])).toEqual({
+      command: 'watch',
+      url: 'redis://h:1',
+      json: false,
+      name: 'a',
+      interval: 500,
+      count: 2,
+    });
+    expect(parseCommand(['unlock', 'a', '--force', '-y', '--json'])).toMatchObject({
+      command: 'unlock',
+      name: 'a',
+      force: true,
+      yes: true,
+      json: true,
+    });
     expect(parseCommand(['--help'])).toEqual({ command: 'help' });
   });
 
   it('refuses bad command lines as usage errors', () => {
-    for (const argv of [['frob'], ['show'], ['show', 'a', 'b'], ['ls', '--nope'], ['watch', 'a', '--interval', '0'], ['watch', 'a', '--count', 'x']]) {
-      expect(codeOf(() => parseCommand(argv)), argv.join(' ')).toBe('usage');
+    for (const argv of [
+      ['frob'],
+      ['show'],
+      ['show', 'a', 'b'],
+      ['ls', '--nope'],
+      ['watch', 'a', '--interval', '0'],
+      ['watch', 'a', '--count', 'x'],
+    ]) {
+      expect(
+        codeOf(() => parseCommand(argv)),
+        argv.join(' '),
+      ).toBe('usage');
     }
   });
 });
 
 describe('lockEvents', () => {
-  const holder = (ownerId: string, holds = 1, role: 'owner' | 'reader' = 'owner') => ({ field: `c:${ownerId}`, clientId: 'c', ownerId, role, holds });
+  const holder = (ownerId: string, holds = 1, role: 'owner' | 'reader' = 'owner') => ({
+    field: `c:${ownerId}`,
+    clientId: 'c',
+    ownerId,
+    role,
+    holds,
+  });
   const lock = (holders: LockInfo['holders'], waiters: string[] = []): LockInfo => ({
-    name: 'a', kind: 'fair', held: holders.length > 0, ttl: 1, holders, hash: {},
-    waiters: waiters.map((ownerId, i) => ({ field: `c:${ownerId}`, clientId: 'c', ownerId, position: i + 1, deadline: null })),
+    name: 'a',
+    kind: 'fair',
+    held: holders.length > 0,
+    ttl: 1,
+    holders,
+    hash: {},
+    waiters: waiters.map((ownerId, i) => ({
+      field: `c:${ownerId}`,
+      clientId: 'c',
+      ownerId,
+      position: i + 1,
+      deadline: null,
+    })),
   });
 
   it('names acquisitions, hand-offs, re-entries, releases, readers and waiters', () => {
     expect(lockEvents(null, lock([holder('a')]))).toEqual(['acquired by c:a']);
-    expect(lockEvents(lock([holder('a')], ['b']), lock([holder('b')]))).toEqual(['hand-off: c:a -> c:b', 'waiter c:b left']);
-    expect(lockEvents(lock([holder('a')]), lock([holder('a', 2)], ['w']))).toEqual(['holds of c:a: 1 -> 2', 'waiter c:w joined']);
+    expect(lockEvents(lock([holder('a')], ['b']), lock([holder('b')]))).toEqual([
+      'hand-off: c:a -> c:b',
+      'waiter c:b left',
+    ]);
+    expect(lockEvents(lock([holder('a')]), lock([holder('a', 2)], ['w']))).toEqual([
+      'holds of c:a: 1 -> 2',
+      'waiter c:w joined',
+    ]);
     expect(lockEvents(lock([holder('r', 1, 'reader')]), null)).toEqual(['reader c:r left']);
-    expect(lockEvents(lock([holder('a')]), null)).toEqual(['released by c:a (or its lease ran out, or it was force-unlocked)']);
+    expect(lockEvents(lock([holder('a')]), null)).toEqual([
+      'released by c:a (or its lease ran out, or it was force-unlocked)',
+    ]);
   });
 });

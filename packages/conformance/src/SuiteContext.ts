@@ -28,7 +28,11 @@ let counter = 0;
  * test, so no test leaves a subscription or a watchdog timer behind for the next. `dedicated`
  * starts servers of its own even when REDIS_URL names one, for tests that inject faults.
  */
-export function useBackendContext(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): BackendContext {
+export function useBackendContext(
+  adapter: AdapterName,
+  topology: TopologyName,
+  options: BackendOptions = {},
+): BackendContext {
   let backend: Backend | undefined;
   const open: LockClient[] = [];
   beforeAll(async () => {

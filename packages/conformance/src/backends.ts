@@ -18,11 +18,22 @@ import {
   type SentinelHandle,
   type StandaloneTarget,
 } from '@deadbolt/test-harness';
-import { GlideClient, GlideClusterClient, Logger, ProtocolVersion, type GlideClientConfiguration, type GlideClusterClientConfiguration } from '@valkey/valkey-glide';
+import {
+  GlideClient,
+  GlideClusterClient,
+  Logger,
+  ProtocolVersion,
+  type GlideClientConfiguration,
+  type GlideClusterClientConfiguration,
+} from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
 import { createClient, createCluster, createSentinel } from 'redis';
-import { createClient as createClient5, createCluster as createCluster5, createSentinel as createSentinel5 } from 'redis5';
+import {
+  createClient as createClient5,
+  createCluster as createCluster5,
+  createSentinel as createSentinel5,
+} from 'redis5';
 
 /** The driver an executor is built on. */
 export type AdapterName = 'ioredis' | 'node-redis' | 'valkey-glide';
@@ -46,8 +57,11 @@ export const DEFAULT_MAJOR: DriverMajor = 6;
  * The backend's fault proxies and the spec of a connection through them ({@link Backend.proxies},
  * {@link Backend.proxiedSpec}); throws for a backend that offers none.
  */
-export async function backendProxies(backend: Backend): Promise<{ readonly proxies: ProxyGroup; readonly spec: ConnectionSpec }> {
-  if (backend.proxies === undefined || backend.proxiedSpec === undefined) throw new Error(`${backend.name} offers no fault proxies`);
+export async function backendProxies(
+  backend: Backend,
+): Promise<{ readonly proxies: ProxyGroup; readonly spec: ConnectionSpec }> {
+  if (backend.proxies === undefined || backend.proxiedSpec === undefined)
+    throw new Error(`${backend.name} offers no fault proxies`);
   return { proxies: await backend.proxies(), spec: await backend.proxiedSpec() };
 }
 
@@ -190,10 +204,7 @@ const ALL_BACKENDS: readonly AdapterOnTopology[] = [
  * Every adapter × topology, for `describe.each(BACKENDS)`. `DEADBOLT_BACKENDS` narrows it, e.g.
  * `DEADBOLT_BACKENDS=ioredis/cluster,node-redis/standalone`.
  */
-export const BACKENDS: readonly AdapterOnTopology[] = selectBackends(
-  ALL_BACKENDS,
-  process.env['DEADBOLT_BACKENDS'],
-);
+export const BACKENDS: readonly AdapterOnTopology[] = selectBackends(ALL_BACKENDS, process.env['DEADBOLT_BACKENDS']);
 
 /**
  * The adapters whose driver has a Sentinel client (ioredis and node-redis; Valkey GLIDE for Node.js
@@ -255,7 +266,11 @@ export function respVersions(adapter: AdapterName, major: DriverMajor = DEFAULT_
  * Starts the topology (a standalone server, REDIS_URL's when set unless `dedicated`, or a
  * 3-master cluster) and returns a backend for `adapter` on it.
  */
-export async function startBackend(adapter: AdapterName, topology: TopologyName, options: BackendOptions = {}): Promise<Backend> {
+export async function startBackend(
+  adapter: AdapterName,
+  topology: TopologyName,
+  options: BackendOptions = {},
+): Promise<Backend> {
   const driver = { adapter, topology, ...(options.major === undefined ? {} : { major: options.major }) };
   if (topology === 'sentinel') return startSentinelBackend(driver);
   if (topology === 'standalone' && options.replicas) {
@@ -264,11 +279,18 @@ export async function startBackend(adapter: AdapterName, topology: TopologyName,
   }
   if (topology === 'standalone') {
     const args = options.serverArgs ?? [];
-    const target: StandaloneTarget = options.dedicated ? ownTarget(await startStandalone({ args })) : await useStandalone();
+    const target: StandaloneTarget = options.dedicated
+      ? ownTarget(await startStandalone({ args }))
+      : await useStandalone();
     const address = { host: target.host, port: target.port };
-    return new HarnessBackend({ ...driver, nodes: [address] }, target.node ? [target.node] : [], undefined, () => target.stop());
+    return new HarnessBackend({ ...driver, nodes: [address] }, target.node ? [target.node] : [], undefined, () =>
+      target.stop(),
+    );
   }
-  const cluster = await startCluster({ replicas: options.replicas ?? 0, ...(options.serverArgs ? { args: options.serverArgs } : {}) });
+  const cluster = await startCluster({
+    replicas: options.replicas ?? 0,
+    ...(options.serverArgs ? { args: options.serverArgs } : {}),
+  });
   return new HarnessBackend({ ...driver, nodes: cluster.startupNodes }, cluster.nodes, cluster, () => cluster.stop());
 }
 
@@ -307,7 +329,11 @@ export async function connectExecutor(spec: ConnectionSpec, options: ConnectOpti
 type DriverClient = (
   | { readonly kind: 'ioredis'; readonly client: Redis | Cluster }
   | { readonly kind: 'node-redis'; readonly client: Parameters<typeof nodeRedisExecutor>[0] }
-  | { readonly kind: 'valkey-glide'; readonly client: GlideClient | GlideClusterClient; readonly connection: GlideClientConfiguration | GlideClusterClientConfiguration }
+  | {
+      readonly kind: 'valkey-glide';
+      readonly client: GlideClient | GlideClusterClient;
+      readonly connection: GlideClientConfiguration | GlideClusterClientConfiguration;
+    }
 ) & { ping(): Promise<unknown>; close(): Promise<void> };
 
 /**
@@ -330,7 +356,11 @@ const DRIVERS = {
   },
 } as const;
 
-async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined, major: DriverMajor): Promise<DriverClient> {
+async function connectClient(
+  spec: ConnectionSpec,
+  resp: RespVersion | undefined,
+  major: DriverMajor,
+): Promise<DriverClient> {
   const [first] = spec.nodes;
   if (first === undefined) throw new Error('ConnectionSpec.nodes is empty');
   if (resp !== undefined && !respVersions(spec.adapter, major).includes(resp)) {
@@ -342,14 +372,25 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
   if (spec.adapter === 'ioredis') {
     const ioredis = DRIVERS.ioredis[major];
     const protocol = resp === undefined ? {} : { protocol: resp };
-    const sentinels = spec.topology === 'sentinel' ? { sentinels: spec.nodes.map((node) => ({ ...node })), name: masterNameOf(spec) } : first;
+    const sentinels =
+      spec.topology === 'sentinel'
+        ? { sentinels: spec.nodes.map((node) => ({ ...node })), name: masterNameOf(spec) }
+        : first;
     const client =
       spec.topology === 'cluster'
-        ? new ioredis.Cluster(spec.nodes.map((node) => ({ ...node })), { lazyConnect: true, redisOptions: protocol, ...ioredisProxyOptions(spec) })
+        ? new ioredis.Cluster(
+            spec.nodes.map((node) => ({ ...node })),
+            { lazyConnect: true, redisOptions: protocol, ...ioredisProxyOptions(spec) },
+          )
         : new ioredis.Redis({ ...sentinels, ...protocol, lazyConnect: true });
     client.on('error', ignore);
     await client.connect();
-    return { kind: 'ioredis', client, ping: () => client.ping(), close: () => client.quit().then(ignore, () => client.disconnect()) };
+    return {
+      kind: 'ioredis',
+      client,
+      ping: () => client.ping(),
+      close: () => client.quit().then(ignore, () => client.disconnect()),
+    };
   }
   const nodeRedis = DRIVERS['node-redis'][major];
   const protocol = resp === undefined ? {} : { RESP: resp };
@@ -369,15 +410,29 @@ async function connectClient(spec: ConnectionSpec, resp: RespVersion | undefined
     };
   }
   if (spec.topology === 'sentinel') {
-    const client = nodeRedis.createSentinel({ name: masterNameOf(spec), sentinelRootNodes: spec.nodes.map((node) => ({ ...node })), ...protocol });
+    const client = nodeRedis.createSentinel({
+      name: masterNameOf(spec),
+      sentinelRootNodes: spec.nodes.map((node) => ({ ...node })),
+      ...protocol,
+    });
     client.on('error', ignore);
     await client.connect();
-    return { kind: 'node-redis', client, ping: () => client.sendCommand(false, ['PING']), close: () => client.close().catch(() => client.destroy()) };
+    return {
+      kind: 'node-redis',
+      client,
+      ping: () => client.sendCommand(false, ['PING']),
+      close: () => client.close().catch(() => client.destroy()),
+    };
   }
   const client = nodeRedis.createClient({ socket: { ...first }, ...protocol });
   client.on('error', ignore);
   await client.connect();
-  return { kind: 'node-redis', client, ping: () => client.ping(), close: () => client.close().catch(() => client.destroy()) };
+  return {
+    kind: 'node-redis',
+    client,
+    ping: () => client.ping(),
+    close: () => client.close().catch(() => client.destroy()),
+  };
 }
 
 /**
@@ -414,11 +469,23 @@ async function connectGlide(spec: ConnectionSpec, resp: RespVersion | undefined)
   if (spec.topology === 'cluster') {
     const connection: GlideClusterClientConfiguration = base;
     const client = await GlideClusterClient.createClient(connection);
-    return { kind: 'valkey-glide', client, connection, ping: () => client.customCommand(['PING']), close: () => Promise.resolve(client.close()) };
+    return {
+      kind: 'valkey-glide',
+      client,
+      connection,
+      ping: () => client.customCommand(['PING']),
+      close: () => Promise.resolve(client.close()),
+    };
   }
   const connection: GlideClientConfiguration = base;
   const client = await GlideClient.createClient(connection);
-  return { kind: 'valkey-glide', client, connection, ping: () => client.customCommand(['PING']), close: () => Promise.resolve(client.close()) };
+  return {
+    kind: 'valkey-glide',
+    client,
+    connection,
+    ping: () => client.customCommand(['PING']),
+    close: () => Promise.resolve(client.close()),
+  };
 }
 
 function masterNameOf(spec: ConnectionSpec): string {
@@ -435,7 +502,10 @@ function masterNameOf(spec: ConnectionSpec): string {
  * retries them through the cluster (other nodes, MOVED) every 100 ms, 16 times at most, then
  * fails them: a re-send that can only come within about a second.
  */
-function ioredisProxyOptions(spec: ConnectionSpec): { natMap?: Record<string, { host: string; port: number }>; clusterNodeRetryStrategy?: (times: number) => number } {
+function ioredisProxyOptions(spec: ConnectionSpec): {
+  natMap?: Record<string, { host: string; port: number }>;
+  clusterNodeRetryStrategy?: (times: number) => number;
+} {
   if (spec.addressMap === undefined) return {};
   return { natMap: copyAddressMap(spec.addressMap), clusterNodeRetryStrategy: (times) => Math.min(times * 50, 2000) };
 }
@@ -477,7 +547,10 @@ class HarnessBackend implements Backend {
   }
 
   proxies(): Promise<ProxyGroup> {
-    if (this.nodes.length === 0) return Promise.reject(new Error(`${this.name}: no server of the backend's own to proxy (start it with { dedicated: true })`));
+    if (this.nodes.length === 0)
+      return Promise.reject(
+        new Error(`${this.name}: no server of the backend's own to proxy (start it with { dedicated: true })`),
+      );
     this.#proxies ??= startProxies(this.nodes);
     // A failed start is tried again next time.
     this.#proxies.catch(() => (this.#proxies = undefined));
@@ -502,7 +575,9 @@ class HarnessBackend implements Backend {
     for (const address of this.#reachable()) {
       for (const kind of ['CHANNELS', 'SHARDCHANNELS']) {
         const reply = await sendCommand(address, ['PUBSUB', kind, pattern]);
-        if (Array.isArray(reply)) for (const channel of reply) if (!String(channel).startsWith(SENTINEL_CHANNELS)) channels.add(String(channel));
+        if (Array.isArray(reply))
+          for (const channel of reply)
+            if (!String(channel).startsWith(SENTINEL_CHANNELS)) channels.add(String(channel));
       }
     }
     return [...channels].sort();
@@ -518,7 +593,8 @@ class HarnessBackend implements Backend {
     let killed = 0;
     for (const address of this.#reachable()) {
       // CLIENT KILL has no name filter; kill by id what CLIENT LIST calls `name`.
-      for (const id of await clientIds(address, name)) killed += Number(await sendCommand(address, ['CLIENT', 'KILL', 'ID', id]));
+      for (const id of await clientIds(address, name))
+        killed += Number(await sendCommand(address, ['CLIENT', 'KILL', 'ID', id]));
     }
     return killed;
   }
@@ -529,7 +605,10 @@ class HarnessBackend implements Backend {
     await Promise.allSettled(connected.map((c) => c.close()));
     const proxies = this.#proxies;
     this.#proxies = undefined;
-    await proxies?.then((group) => group.close(), () => undefined);
+    await proxies?.then(
+      (group) => group.close(),
+      () => undefined,
+    );
     await this.#stop();
   }
 
@@ -562,7 +641,12 @@ async function clientIds(address: NodeAddress, name: string): Promise<string[]> 
   const ids: string[] = [];
   for (const line of list.split('\n')) {
     // `id=7 addr=... name=x ...`: no value contains a space.
-    const fields = new Map(line.trim().split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+    const fields = new Map(
+      line
+        .trim()
+        .split(' ')
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
     const id = fields.get('id');
     if (fields.get('name') === name && id !== undefined) ids.push(id);
   }

@@ -20,7 +20,12 @@ export function commandContext(publish: PublishCommand): CommandContext {
 /** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
 export function declaredArity(lua: string): { keys: number; args: number } {
   const highest = (kind: string) =>
-    Math.max(0, ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) => Number(m[2] ?? m[1])));
+    Math.max(
+      0,
+      ...[...lua.matchAll(new RegExp(`^-- ${kind}\\[(\\d+)(?:\\.\\.(\\d+))?\\]`, 'gm'))].map((m) =>
+        Number(m[2] ?? m[1]),
+      ),
+    );
   return { keys: highest('KEYS'), args: highest('ARGV') };
 }
 
@@ -28,5 +33,7 @@ export function declaredArity(lua: string): { keys: number; args: number } {
 export function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
   expect(command.script.name).toBe(name);
   expect(command.script.source.endsWith(lua)).toBe(true);
-  expect({ keys: command.keys(input).length, args: command.args(input, commandContext('publish')).length }).toEqual(declaredArity(lua));
+  expect({ keys: command.keys(input).length, args: command.args(input, commandContext('publish')).length }).toEqual(
+    declaredArity(lua),
+  );
 }

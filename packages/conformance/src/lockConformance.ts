@@ -30,7 +30,10 @@ export type LockSuiteName = keyof typeof LOCK_SUITES;
  * The one conformance suite every single-lock kind passes in each of its roles, on both adapters,
  * standalone and cluster. Each adapter × topology gets its own servers.
  */
-export function describeLockConformance(subject: LockSubject<SingleLockKind>, suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[]): void {
+export function describeLockConformance(
+  subject: LockSubject<SingleLockKind>,
+  suites: readonly LockSuiteName[] = Object.keys(LOCK_SUITES) as LockSuiteName[],
+): void {
   describe.each(BACKENDS)(`${subject.label} conformance on $adapter/$topology`, ({ adapter, topology }) => {
     // Fault injection needs servers of its own, never a REDIS_URL server.
     const ctx = useSuiteContext(subject, adapter, topology, { dedicated: suites.includes('faults') });

@@ -13,7 +13,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it holds or `timeout` ms pass; returns whether it held. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeout = 3_000, every = 25): Promise<boolean> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeout = 3_000,
+  every = 25,
+): Promise<boolean> {
   const deadline = performance.now() + timeout;
   for (;;) {
     if (await check()) return true;

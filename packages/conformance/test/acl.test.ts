@@ -20,9 +20,41 @@ const PASSWORD = 'acl-test-password';
 
 // The rule for the plain Lock, as the guide gives it: connection commands, the commands its
 // scripts call, its key patterns and its channel pattern.
-const CONNECTION = ['+eval', '+evalsha', '+info', '+ping', '+time', '+client|setname', '+subscribe', '+unsubscribe', '+ssubscribe', '+sunsubscribe'];
-const SCRIPTED = ['+del', '+exists', '+get', '+set', '+hdel', '+hexists', '+hget', '+hgetall', '+hincrby', '+hset', '+persist', '+pexpire', '+pttl', '+publish', '+spublish'];
-const KEYS = [`~${PREFIX}*`, `~deadbolt_holds:{${PREFIX}*`, `~deadbolt_request:{${PREFIX}*`, `~redisson_lock__channel:{${PREFIX}*`];
+const CONNECTION = [
+  '+eval',
+  '+evalsha',
+  '+info',
+  '+ping',
+  '+time',
+  '+client|setname',
+  '+subscribe',
+  '+unsubscribe',
+  '+ssubscribe',
+  '+sunsubscribe',
+];
+const SCRIPTED = [
+  '+del',
+  '+exists',
+  '+get',
+  '+set',
+  '+hdel',
+  '+hexists',
+  '+hget',
+  '+hgetall',
+  '+hincrby',
+  '+hset',
+  '+persist',
+  '+pexpire',
+  '+pttl',
+  '+publish',
+  '+spublish',
+];
+const KEYS = [
+  `~${PREFIX}*`,
+  `~deadbolt_holds:{${PREFIX}*`,
+  `~deadbolt_request:{${PREFIX}*`,
+  `~redisson_lock__channel:{${PREFIX}*`,
+];
 const CHANNELS = [`&redisson_lock__channel:{${PREFIX}*`];
 const LOCK_RULE = [...CONNECTION, ...SCRIPTED, ...KEYS, ...CHANNELS];
 // What a cluster client needs on top: the slot map, and CLUSTER INFO: the state ioredis's ready
@@ -35,10 +67,16 @@ const GLIDE_RULE = ['+client|id'];
 /** How soon a refused subscription fails its wait, well under GLIDE's 10 s confirmation timeout. */
 const REFUSAL_REPORTED_MS = 5_000;
 /** The rule for `adapter`: the documented one, and what the adapter's README adds. */
-const ruleFor = (adapter: AdapterName, rule: readonly string[]) => (adapter === 'valkey-glide' ? [...rule, ...GLIDE_RULE] : rule);
+const ruleFor = (adapter: AdapterName, rule: readonly string[]) =>
+  adapter === 'valkey-glide' ? [...rule, ...GLIDE_RULE] : rule;
 
 /** Creates (or resets) `user` with `rule`, without the permissions in `withhold`. */
-async function createUser(node: RedisNode, user: string, withhold: readonly string[] = [], rule: readonly string[] = LOCK_RULE): Promise<void> {
+async function createUser(
+  node: RedisNode,
+  user: string,
+  withhold: readonly string[] = [],
+  rule: readonly string[] = LOCK_RULE,
+): Promise<void> {
   const granted = rule.filter((permission) => !withhold.includes(permission));
   await node.command('ACL', 'SETUSER', user, 'reset', 'on', `>${PASSWORD}`, 'resetchannels', ...granted);
 }
@@ -75,7 +113,11 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const credentials = user === undefined ? {} : { username: user, password: PASSWORD };
     const ignore = () => undefined;
     if (adapter === 'valkey-glide') {
-      const connection = { addresses: [{ host: node.host, port: node.port }], requestTimeout: GLIDE_REQUEST_TIMEOUT_MS, ...(user === undefined ? {} : { credentials: { username: user, password: PASSWORD } }) };
+      const connection = {
+        addresses: [{ host: node.host, port: node.port }],
+        requestTimeout: GLIDE_REQUEST_TIMEOUT_MS,
+        ...(user === undefined ? {} : { credentials: { username: user, password: PASSWORD } }),
+      };
       const glide = await GlideClient.createClient(connection);
       const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
       open.push(() => client.close().finally(() => glide.close()));
@@ -149,7 +191,11 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const held = await client.lock(name).acquire();
     const failed = held.release();
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
-    await expect(failed).rejects.toMatchObject({ missing: 'command', lockName: name, message: expect.stringContaining('publish') });
+    await expect(failed).rejects.toMatchObject({
+      missing: 'command',
+      lockName: name,
+      message: expect.stringContaining('publish'),
+    });
   });
 
   it('without the hold markers key pattern: the first acquire rejects naming the keys', async () => {
@@ -157,13 +203,19 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const name = lockName('no-key');
     const failed = client.lock(name).acquire();
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
-    await expect(failed).rejects.toMatchObject({ missing: 'key', message: expect.stringContaining(`deadbolt_holds:{${name}}`) });
+    await expect(failed).rejects.toMatchObject({
+      missing: 'key',
+      message: expect.stringContaining(`deadbolt_holds:{${name}}`),
+    });
     expect(await node.command('EXISTS', name)).toBe(0);
   });
 
   it('a lock name outside the granted pattern: the first acquire rejects naming the key', async () => {
     const client = await clientAs(await newUser());
-    await expect(client.lock('elsewhere:lock').acquire()).rejects.toMatchObject({ missing: 'key', message: expect.stringContaining('elsewhere:lock') });
+    await expect(client.lock('elsewhere:lock').acquire()).rejects.toMatchObject({
+      missing: 'key',
+      message: expect.stringContaining('elsewhere:lock'),
+    });
   });
 
   it('without the channel pattern: a waiting acquire rejects naming the channel, it does not hang', async () => {
@@ -174,7 +226,10 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const started = performance.now();
     const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
     await expect(failed).rejects.toBeInstanceOf(PermissionDeniedError);
-    await expect(failed).rejects.toMatchObject({ missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
+    await expect(failed).rejects.toMatchObject({
+      missing: 'channel',
+      message: expect.stringContaining(`redisson_lock__channel:{${name}}`),
+    });
     // GLIDE does not report the refusal: its adapter asks the server after a second unconfirmed.
     expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
     expect(waiter.activity().channels).toEqual([]);
@@ -188,7 +243,11 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const held = await holder.lock(name).acquire();
     const started = performance.now();
     const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
-    await expect(failed).rejects.toMatchObject({ name: 'PermissionDeniedError', missing: 'command', message: expect.stringContaining("'subscribe'") });
+    await expect(failed).rejects.toMatchObject({
+      name: 'PermissionDeniedError',
+      missing: 'command',
+      message: expect.stringContaining("'subscribe'"),
+    });
     expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
     expect(waiter.activity().channels).toEqual([]);
     await held.release();
@@ -213,7 +272,11 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
     const ignore = () => undefined;
     const seeds = cluster.startupNodes.map((seed) => ({ ...seed }));
     if (adapter === 'valkey-glide') {
-      const connection = { addresses: seeds, requestTimeout: GLIDE_REQUEST_TIMEOUT_MS, credentials: { username: user, password: PASSWORD } };
+      const connection = {
+        addresses: seeds,
+        requestTimeout: GLIDE_REQUEST_TIMEOUT_MS,
+        credentials: { username: user, password: PASSWORD },
+      };
       const glide = await GlideClusterClient.createClient(connection);
       const client = new LockClient(valkeyGlideExecutor(glide, { connection }), options);
       open.push(() => client.close().finally(() => glide.close()));
@@ -227,7 +290,10 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
       open.push(() => client.close().finally(() => redis.quit().then(ignore, () => redis.disconnect())));
       return client;
     }
-    const redis = createCluster({ rootNodes: seeds.map((socket) => ({ socket })), defaults: { username: user, password: PASSWORD } });
+    const redis = createCluster({
+      rootNodes: seeds.map((socket) => ({ socket })),
+      defaults: { username: user, password: PASSWORD },
+    });
     redis.on('error', ignore);
     await redis.connect();
     const client = new LockClient(nodeRedisExecutor(redis), options);
@@ -255,15 +321,24 @@ describe.each<AdapterName>(['ioredis', 'node-redis', 'valkey-glide'])('an ACL us
   });
 
   it('without the channel pattern: a waiting acquire rejects naming the sharded channel, it does not hang', async () => {
-    const [granted, withheld] = [`${adapter.replace('-', '')}_cluster_holder`, `${adapter.replace('-', '')}_cluster_no_channel`];
+    const [granted, withheld] = [
+      `${adapter.replace('-', '')}_cluster_holder`,
+      `${adapter.replace('-', '')}_cluster_no_channel`,
+    ];
     await Promise.all(cluster.nodes.map((node) => createUser(node, granted, [], ruleFor(adapter, CLUSTER_RULE))));
-    await Promise.all(cluster.nodes.map((node) => createUser(node, withheld, CHANNELS, ruleFor(adapter, CLUSTER_RULE))));
+    await Promise.all(
+      cluster.nodes.map((node) => createUser(node, withheld, CHANNELS, ruleFor(adapter, CLUSTER_RULE))),
+    );
     const [holder, waiter] = [await clientAs(granted), await clientAs(withheld)];
     const name = `${PREFIX}cluster-no-channel`;
     const held = await holder.lock(name).acquire();
     const started = performance.now();
     const failed = waiter.lock(name).acquire({ waitTime: 60_000 });
-    await expect(failed).rejects.toMatchObject({ name: 'PermissionDeniedError', missing: 'channel', message: expect.stringContaining(`redisson_lock__channel:{${name}}`) });
+    await expect(failed).rejects.toMatchObject({
+      name: 'PermissionDeniedError',
+      missing: 'channel',
+      message: expect.stringContaining(`redisson_lock__channel:{${name}}`),
+    });
     expect(performance.now() - started).toBeLessThan(REFUSAL_REPORTED_MS);
     expect(waiter.activity().channels).toEqual([]);
     await held.release();

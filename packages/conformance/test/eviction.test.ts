@@ -45,7 +45,9 @@ async function floodUntilEvicted(node: RedisNode, name: string): Promise<number>
   const connection = await node.connect({ timeoutMs: 10_000 });
   try {
     for (let batch = 0; batch < MAX_FLOOD_BATCHES; batch++) {
-      const writes = Array.from({ length: FLOOD_BATCH }, (_, i) => connection.command('SET', `{${name}}:filler:${batch}:${i}`, FILLER));
+      const writes = Array.from({ length: FLOOD_BATCH }, (_, i) =>
+        connection.command('SET', `{${name}}:filler:${batch}:${i}`, FILLER),
+      );
       await Promise.all(writes);
       if ((await connection.command('EXISTS', name)) === 0) return (batch + 1) * FLOOD_BATCH;
     }

@@ -4,7 +4,17 @@
 // servers of its own, since the tests kill them.
 import type { Executor } from '@deadbolt/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BACKENDS, majorsOf, shardedOnStandalone, startBackend, type AdapterName, type Backend, type ConnectedExecutor, type DriverMajor, type TopologyName } from '../src/backends.js';
+import {
+  BACKENDS,
+  majorsOf,
+  shardedOnStandalone,
+  startBackend,
+  type AdapterName,
+  type Backend,
+  type ConnectedExecutor,
+  type DriverMajor,
+  type TopologyName,
+} from '../src/backends.js';
 
 let sequence = 0;
 const unique = (label: string) => `executor-faults:{${label}-${process.pid}-${++sequence}}`;

@@ -4,7 +4,16 @@ import { createHash } from 'node:crypto';
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
 import { type ExecutorListener } from '@deadbolt/core/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BACKENDS, majorsOf, respVersions, shardedOnStandalone, startBackend, type Backend, type ConnectedExecutor, type ConnectOptions } from '../src/backends.js';
+import {
+  BACKENDS,
+  majorsOf,
+  respVersions,
+  shardedOnStandalone,
+  startBackend,
+  type Backend,
+  type ConnectedExecutor,
+  type ConnectOptions,
+} from '../src/backends.js';
 
 let sequence = 0;
 /** A name unique to this run, with a hash tag of its own so that names spread over the slots. */
@@ -88,7 +97,10 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
     it("sends a plain command alone, on the very connection that runs its key's scripts", async () => {
       const { executor } = await connect();
       // Every server's WAIT count, and the last command of one connection, as the servers see them.
-      const servers = (key: string) => (backend.cluster ? backend.cluster.masters.map((node) => node.command('INFO', 'commandstats')) : [backend.command(['INFO', 'commandstats'], key)]);
+      const servers = (key: string) =>
+        backend.cluster
+          ? backend.cluster.masters.map((node) => node.command('INFO', 'commandstats'))
+          : [backend.command(['INFO', 'commandstats'], key)];
       const waitCalls = async (key: string) => {
         const stats = (await Promise.all(servers(key))).join('\n');
         return [...stats.matchAll(/cmdstat_wait:calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0);
@@ -137,7 +149,12 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
         expect(await backend.command([publish, channel, 'two'], channel)).toBe(1);
       }
       await waitUntil(() => expect(heard.messages).toHaveLength(channels.length * 2));
-      expect(heard.messages).toEqual(channels.flatMap((channel) => [[channel, '1'], [channel, 'two']]));
+      expect(heard.messages).toEqual(
+        channels.flatMap((channel) => [
+          [channel, '1'],
+          [channel, 'two'],
+        ]),
+      );
       await Promise.all(channels.map((channel) => executor.unsubscribe(channel, sharded)));
       expect(await backend.pubsubChannels('executor-test:*')).toEqual([]);
       // Unsubscribing what is not subscribed is harmless.
@@ -150,7 +167,10 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
       const heard = recorder(executor);
       const classic = [unique('killed-classic-a'), unique('killed-classic-b')];
       const sharded = [unique('killed-sharded-a'), unique('killed-sharded-b')];
-      await Promise.all([...classic.map((c) => executor.subscribe(c, false)), ...sharded.map((c) => executor.subscribe(c, canShard))]);
+      await Promise.all([
+        ...classic.map((c) => executor.subscribe(c, false)),
+        ...sharded.map((c) => executor.subscribe(c, canShard)),
+      ]);
       const killed = await backend.killClientsByName(subscriberName);
       expect(killed).toBeGreaterThan(0);
       await waitUntil(() => expect(heard.reconnects).toBe(killed));
@@ -160,7 +180,10 @@ describe.each(BACKENDS)('executor on $adapter/$topology', ({ adapter, topology }
       await waitUntil(() => expect(heard.messages).toHaveLength(4));
       expect(heard.messages.sort()).toEqual([...classic, ...sharded].sort().map((channel) => [channel, 'after']));
       expect(heard.reconnects).toBe(killed);
-      await Promise.all([...classic.map((c) => executor.unsubscribe(c, false)), ...sharded.map((c) => executor.unsubscribe(c, canShard))]);
+      await Promise.all([
+        ...classic.map((c) => executor.unsubscribe(c, false)),
+        ...sharded.map((c) => executor.unsubscribe(c, canShard)),
+      ]);
       expect(await backend.pubsubChannels('executor-test:*')).toEqual([]);
     });
 

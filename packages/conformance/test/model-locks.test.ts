@@ -14,16 +14,19 @@ const budget = budgetFromEnv({ runs: 10, steps: 16 });
 const only = process.env['MODEL_KINDS']?.split(',').filter(Boolean);
 const kinds = MODEL_KINDS.filter((kind) => !only || only.includes(kind.name));
 
-describe.each(BACKENDS.map((backend) => [`${backend.adapter}/${backend.topology}`, backend] as const))('model-based on %s', (_, { adapter, topology }) => {
-  const ctx = useBackendContext(adapter, topology);
+describe.each(BACKENDS.map((backend) => [`${backend.adapter}/${backend.topology}`, backend] as const))(
+  'model-based on %s',
+  (_, { adapter, topology }) => {
+    const ctx = useBackendContext(adapter, topology);
 
-  for (const kind of kinds) {
-    it(`${kind.name} keeps the owner model`, async () => {
-      const report = await checkModel(kind, ctx.backend(), budget);
-      console.log(formatReport(report));
-      recordModelSteps(import.meta.url, ctx.backend().name, report);
-      if (report.failure) throw new Error(formatReport(report));
-      expect(report.runs).toBeGreaterThan(0);
-    }, 240_000);
-  }
-});
+    for (const kind of kinds) {
+      it(`${kind.name} keeps the owner model`, async () => {
+        const report = await checkModel(kind, ctx.backend(), budget);
+        console.log(formatReport(report));
+        recordModelSteps(import.meta.url, ctx.backend().name, report);
+        if (report.failure) throw new Error(formatReport(report));
+        expect(report.runs).toBeGreaterThan(0);
+      }, 240_000);
+    }
+  },
+);

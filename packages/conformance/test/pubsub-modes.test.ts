@@ -14,7 +14,8 @@ describe.each(BACKENDS)('pub/sub modes on $adapter/$topology', ({ adapter, topol
     expect(await lockRuntime(client).publishCommand()).toBe(topology === 'cluster' ? 'spublish' : 'publish');
   });
 
-  const modes: PubSubMode[] = topology === 'cluster' || shardedOnStandalone(adapter) ? ['classic', 'sharded'] : ['classic'];
+  const modes: PubSubMode[] =
+    topology === 'cluster' || shardedOnStandalone(adapter) ? ['classic', 'sharded'] : ['classic'];
 
   it.each(modes)('%s pub/sub wakes a waiter in another client', async (pubsub) => {
     const [holder, waiter] = [await ctx.client({ pubsub }), await ctx.client({ pubsub })];
@@ -35,8 +36,14 @@ describe.each(BACKENDS)('pub/sub modes on $adapter/$topology', ({ adapter, topol
       const [holder, waiter] = [await ctx.client(), await ctx.client({ pubsub: 'sharded' })];
       const name = ctx.uniqueName('unsupported');
       const held = await holder.lock(name).acquire();
-      const error: unknown = await waiter.lock(name).acquire({ waitTime: 5_000 }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: 'RedisUnavailableError', cause: { message: expect.stringMatching(/no sharded pub\/sub/) } });
+      const error: unknown = await waiter
+        .lock(name)
+        .acquire({ waitTime: 5_000 })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        name: 'RedisUnavailableError',
+        cause: { message: expect.stringMatching(/no sharded pub\/sub/) },
+      });
       expect(await ctx.backend().pubsubChannels()).toEqual([]);
       await held.release();
     });

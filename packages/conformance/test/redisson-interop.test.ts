@@ -92,7 +92,9 @@ describe.each(BACKENDS)('Redisson interop on $adapter/$topology', ({ adapter, to
     const lock = ctx.lock(client, 'latch');
     const field = `${client.id}:o`;
     const runtime = lockRuntime(client);
-    const taken = await runtime.run(call(lockCommands.acquire, { name: lock.name, field, hold: 'hold-1', lease: 30_000 }));
+    const taken = await runtime.run(
+      call(lockCommands.acquire, { name: lock.name, field, hold: 'hold-1', lease: 30_000 }),
+    );
     expect(taken).toEqual({ status: 'taken', grant: null });
     const release = (hold: string) => runtime.run(call(lockCommands.release, { name: lock.name, field, hold }));
     expect(await release('hold-1')).toBe('freed');

@@ -88,7 +88,10 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     await replica.pause();
     try {
       const started = performance.now();
-      const error = await client.lock(name).acquire().catch((e: unknown) => e);
+      const error = await client
+        .lock(name)
+        .acquire()
+        .catch((e: unknown) => e);
       // Ended by WAIT's timeout: not sooner, and not by the 10 s command timeout.
       const elapsed = performance.now() - started;
       expect(elapsed).toBeGreaterThanOrEqual(timeout - 10);
@@ -114,7 +117,10 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     await replica.pause();
     let acquiring: Promise<unknown>;
     try {
-      acquiring = client.lock(name).acquire().catch((e: unknown) => e);
+      acquiring = client
+        .lock(name)
+        .acquire()
+        .catch((e: unknown) => e);
       // The lock is taken on the master and the acquisition waits in WAIT for the paused replica.
       await expect.poll(() => ctx.backend().command(['EXISTS', name], name), { timeout: 5_000 }).toBe(1);
       await client.close();
@@ -134,7 +140,11 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     const held = await client.lock(name).acquire();
     await replica.pause();
     try {
-      await expect(held.release()).rejects.toMatchObject({ name: 'ReplicaSyncError', operation: 'release', acknowledged: 0 });
+      await expect(held.release()).rejects.toMatchObject({
+        name: 'ReplicaSyncError',
+        operation: 'release',
+        acknowledged: 0,
+      });
       await expectNothingLeft(ctx.backend(), client, name);
     } finally {
       await replica.resume();
@@ -165,7 +175,11 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     const client = await ctx.client({ replicaSync: { timeout: 300 } });
     const name = ctx.uniqueName('killed');
     await (await replicaFor(ctx.backend(), name)).kill();
-    await expect(client.lock(name).acquire()).rejects.toMatchObject({ name: 'ReplicaSyncError', acknowledged: 0, required: 1 });
+    await expect(client.lock(name).acquire()).rejects.toMatchObject({
+      name: 'ReplicaSyncError',
+      acknowledged: 0,
+      required: 1,
+    });
     await expectNothingLeft(ctx.backend(), client, name);
   });
 });

@@ -18,7 +18,8 @@ describe.each(SENTINEL_BACKENDS)('every lock kind on $adapter/$topology', ({ ada
   for (const subject of SUBJECTS) {
     describe(subject.label, () => {
       const ctx = suiteContextOn(backend, subject);
-      for (const suite of subject.role.exclusive ? SUITES : SHARED_ROLE_SUITES) describe(suite, () => LOCK_SUITES[suite](ctx));
+      for (const suite of subject.role.exclusive ? SUITES : SHARED_ROLE_SUITES)
+        describe(suite, () => LOCK_SUITES[suite](ctx));
     });
   }
 });

@@ -67,7 +67,8 @@ function executorTests(ctx: SuiteContext): void {
   it('on both driver majors: the subscriber follows SENTINEL FAILOVER, and close() closes only it', async () => {
     const subscriberName = (major: number) => `deadbolt-sentinel-${major}-${process.pid}`;
     const connected: ConnectedExecutor[] = [];
-    for (const major of MAJORS) connected.push(await ctx.backend().connect({ major, subscriberName: subscriberName(major) }));
+    for (const major of MAJORS)
+      connected.push(await ctx.backend().connect({ major, subscriberName: subscriberName(major) }));
     const heard = connected.map(({ executor }) => recorder(executor));
     const channel = ctx.uniqueName('executor-channel');
     for (const { executor } of connected) await executor.subscribe(channel, false);
@@ -84,7 +85,9 @@ function executorTests(ctx: SuiteContext): void {
     for (const [i, major] of MAJORS.entries()) {
       await connected[i]?.executor.close();
       // The server sees a closed connection go a moment later.
-      expect(await eventually(async () => (await ctx.backend().connectionsNamed(subscriberName(major))) === 0)).toBe(true);
+      expect(await eventually(async () => (await ctx.backend().connectionsNamed(subscriberName(major))) === 0)).toBe(
+        true,
+      );
       expect(await connected[i]?.ping()).toBe('PONG');
       await connected[i]?.close();
     }
@@ -92,7 +95,6 @@ function executorTests(ctx: SuiteContext): void {
 }
 
 function failoverTests(ctx: SuiteContext): void {
-
   it('wakes a waiter after SENTINEL FAILOVER: its subscription follows the new master', async () => {
     const [holder, waiter] = [await ctx.client(BOTH_REPLICAS), await ctx.client()];
     const name = ctx.uniqueName('failover-wake');
@@ -126,7 +128,10 @@ function failoverTests(ctx: SuiteContext): void {
   });
 
   it('keeps a lock taken with replica sync when the master is killed', async () => {
-    const [client, other] = [await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: KILL_WATCHDOG_MS }), await ctx.client()];
+    const [client, other] = [
+      await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: KILL_WATCHDOG_MS }),
+      await ctx.client(),
+    ];
     const name = ctx.uniqueName('kill-synced');
     const held = await client.lock(name).acquire();
     await deployment(ctx).killMaster();
@@ -159,4 +164,3 @@ function failoverTests(ctx: SuiteContext): void {
     await sentinel.revive();
   });
 }
-

@@ -22,7 +22,14 @@ import {
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, GLIDE_REQUEST_TIMEOUT_MS, type AdapterName, type Backend, type ConnectedExecutor, type TopologyName } from '../src/backends.js';
+import {
+  BACKENDS,
+  GLIDE_REQUEST_TIMEOUT_MS,
+  type AdapterName,
+  type Backend,
+  type ConnectedExecutor,
+  type TopologyName,
+} from '../src/backends.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import type { SuiteContext } from '../src/SuiteContext.js';
@@ -44,10 +51,24 @@ interface TlsServers {
 async function startTls(topology: TopologyName): Promise<TlsServers> {
   if (topology === 'standalone') {
     const handle = await startTlsStandalone();
-    return { topology, seeds: [handle.tlsAddress], nodes: [handle.node], certificates: handle.certificates, handle, stop: () => handle.stop() };
+    return {
+      topology,
+      seeds: [handle.tlsAddress],
+      nodes: [handle.node],
+      certificates: handle.certificates,
+      handle,
+      stop: () => handle.stop(),
+    };
   }
   const handle = await startTlsCluster();
-  return { topology, seeds: handle.tlsStartupNodes, nodes: handle.cluster.nodes, certificates: handle.certificates, handle, stop: () => handle.stop() };
+  return {
+    topology,
+    seeds: handle.tlsStartupNodes,
+    nodes: handle.cluster.nodes,
+    certificates: handle.certificates,
+    handle,
+    stop: () => handle.stop(),
+  };
 }
 
 /** A driver client over TLS, trusting the harness's CA, and an executor over it. */
@@ -60,25 +81,43 @@ async function connectTls(adapter: AdapterName, servers: TlsServers): Promise<Co
   if (adapter === 'ioredis') {
     const client =
       servers.topology === 'cluster'
-        ? new Cluster(servers.seeds.map((seed) => ({ ...seed })), { lazyConnect: true, redisOptions: { tls: { ca } } })
+        ? new Cluster(
+            servers.seeds.map((seed) => ({ ...seed })),
+            { lazyConnect: true, redisOptions: { tls: { ca } } },
+          )
         : new Redis({ ...first, tls: { ca }, lazyConnect: true });
     client.on('error', ignore);
     await client.connect();
     const executor = ioredisExecutor(client);
-    return { executor, ping: () => client.ping(), close: () => executor.close().finally(() => client.quit().then(ignore, () => client.disconnect())) };
+    return {
+      executor,
+      ping: () => client.ping(),
+      close: () => executor.close().finally(() => client.quit().then(ignore, () => client.disconnect())),
+    };
   }
   if (servers.topology === 'cluster') {
-    const client = createCluster({ rootNodes: servers.seeds.map((seed) => ({ socket: { ...seed } })), defaults: { socket: { tls: true, ca } } });
+    const client = createCluster({
+      rootNodes: servers.seeds.map((seed) => ({ socket: { ...seed } })),
+      defaults: { socket: { tls: true, ca } },
+    });
     client.on('error', ignore);
     await client.connect();
     const executor = nodeRedisExecutor(client);
-    return { executor, ping: () => client.sendCommand(undefined, true, ['PING']), close: () => executor.close().finally(() => client.close().catch(() => client.destroy())) };
+    return {
+      executor,
+      ping: () => client.sendCommand(undefined, true, ['PING']),
+      close: () => executor.close().finally(() => client.close().catch(() => client.destroy())),
+    };
   }
   const client = createClient({ socket: { ...first, tls: true, ca } });
   client.on('error', ignore);
   await client.connect();
   const executor = nodeRedisExecutor(client);
-  return { executor, ping: () => client.ping(), close: () => executor.close().finally(() => client.close().catch(() => client.destroy())) };
+  return {
+    executor,
+    ping: () => client.ping(),
+    close: () => executor.close().finally(() => client.close().catch(() => client.destroy())),
+  };
 }
 
 /** A GLIDE client over TLS (`useTLS`, the CA as `rootCertificates`); its subscriber client inherits both. */
@@ -89,9 +128,16 @@ async function connectGlideTls(servers: TlsServers, ca: string | Buffer): Promis
     requestTimeout: GLIDE_REQUEST_TIMEOUT_MS,
     advancedConfiguration: { tlsAdvancedConfiguration: { rootCertificates: ca } },
   };
-  const client = servers.topology === 'cluster' ? await GlideClusterClient.createClient(connection) : await GlideClient.createClient(connection);
+  const client =
+    servers.topology === 'cluster'
+      ? await GlideClusterClient.createClient(connection)
+      : await GlideClient.createClient(connection);
   const executor = valkeyGlideExecutor(client, { connection });
-  return { executor, ping: () => client.customCommand(['PING']), close: () => executor.close().finally(() => client.close()) };
+  return {
+    executor,
+    ping: () => client.customCommand(['PING']),
+    close: () => executor.close().finally(() => client.close()),
+  };
 }
 
 /** The lines of CLIENT LIST on every node, as field maps. */
@@ -100,7 +146,14 @@ async function clientList(nodes: readonly RedisNode[]): Promise<Map<string, stri
   for (const node of nodes.filter((n) => n.running)) {
     for (const line of String(await node.command('CLIENT', 'LIST')).split('\n')) {
       if (line.trim() === '') continue;
-      lines.push(new Map(line.trim().split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])));
+      lines.push(
+        new Map(
+          line
+            .trim()
+            .split(' ')
+            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        ),
+      );
     }
   }
   return lines;
@@ -120,7 +173,11 @@ class TlsBackend implements Backend {
     this.name = `${adapter}/${servers.topology} over TLS`;
     this.cluster = 'cluster' in servers.handle ? servers.handle.cluster : undefined;
     const plain = servers.topology === 'cluster' ? servers.nodes : servers.nodes.slice(0, 1);
-    this.spec = { adapter, topology: servers.topology, nodes: plain.map((node) => ({ host: node.host, port: node.port })) };
+    this.spec = {
+      adapter,
+      topology: servers.topology,
+      nodes: plain.map((node) => ({ host: node.host, port: node.port })),
+    };
   }
 
   get nodes(): readonly RedisNode[] {
@@ -138,7 +195,12 @@ class TlsBackend implements Backend {
   }
 
   async command(args: readonly (string | number)[], key?: string): Promise<unknown> {
-    const node = this.cluster === undefined ? this.nodes[0] : key === undefined ? this.cluster.masters[0] : await this.cluster.masterForKey(key);
+    const node =
+      this.cluster === undefined
+        ? this.nodes[0]
+        : key === undefined
+          ? this.cluster.masters[0]
+          : await this.cluster.masterForKey(key);
     if (node === undefined) throw new Error('no node');
     const reply = await sendCommand(node, args);
     if (reply instanceof Error) throw reply;
@@ -219,7 +281,8 @@ describe.each(BACKENDS)('Lock over TLS on $adapter/$topology', ({ adapter, topol
     const waiting = waiter.lock(name).acquire({ waitTime: 20_000 });
     expect(await eventually(() => waiter.activity().channels.length === 1)).toBe(true);
     const tlsPorts = new Set(ctx.tlsBackend().servers.seeds.map((seed) => String(seed.port)));
-    const subscribersNow = async () => (await clientList(ctx.tlsBackend().nodes)).filter((fields) => fields.get('name') === DEFAULT_SUBSCRIBER_NAME);
+    const subscribersNow = async () =>
+      (await clientList(ctx.tlsBackend().nodes)).filter((fields) => fields.get('name') === DEFAULT_SUBSCRIBER_NAME);
     // The client counts its channel as soon as it asks to subscribe; the connection opens after that.
     expect(await eventually(async () => (await subscribersNow()).length > 0)).toBe(true);
     const subscribers = await subscribersNow();

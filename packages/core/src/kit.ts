@@ -21,18 +21,45 @@ export type { LockEvents } from './client/LockEvents.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
 export { LOCK_WAKES, type WakeRule } from './pubsub/WakeRule.js';
 export { waitOnChannel, type ChannelWait } from './pubsub/waitOnChannel.js';
-export { BACKOFF_JITTER, DEFAULT_BACKOFF, exponentialBackoff, type Backoff, type ExponentialBackoffOptions } from './lock/spinToAcquire.js';
+export {
+  BACKOFF_JITTER,
+  DEFAULT_BACKOFF,
+  exponentialBackoff,
+  type Backoff,
+  type ExponentialBackoffOptions,
+} from './lock/spinToAcquire.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
-export { LocalHandoffs, type Claim, type HandoffStreak, type LocalHandoffLimits, type LocalWaiter } from './handoff/LocalHandoffs.js';
+export {
+  LocalHandoffs,
+  type Claim,
+  type HandoffStreak,
+  type LocalHandoffLimits,
+  type LocalWaiter,
+} from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
 
 // Scripts and typed commands.
 export { defineScript, definedScripts, type Script } from './scripts/Script.js';
-export { call, defineCommand, type Call, type Command, type CommandContext, type PublishCommand } from './scripts/Command.js';
+export {
+  call,
+  defineCommand,
+  type Call,
+  type Command,
+  type CommandContext,
+  type PublishCommand,
+} from './scripts/Command.js';
 export { coreLua } from './scripts/coreScripts.js';
 export { lockCommands } from './commands/lockCommands.js';
 export { renewBatchCommand, type RenewBatchInput, type RenewCommand } from './commands/renewBatch.js';
-export type { ExtendInput, ForceReleaseInput, HandOffInput, HoldInput, LeasedHoldInput, LockInput, OwnerHold } from './commands/inputs.js';
+export type {
+  ExtendInput,
+  ForceReleaseInput,
+  HandOffInput,
+  HoldInput,
+  LeasedHoldInput,
+  LockInput,
+  OwnerHold,
+} from './commands/inputs.js';
 export { holderArguments } from './commands/lockForceRelease.js';
 export { decodeHash } from './commands/lockHolders.js';
 export { requestNumber } from './commands/requestNumber.js';
@@ -61,7 +88,18 @@ export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireO
 export { releaseAfter } from './lock/releaseAfter.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
 export { reserveOwner, type ReservedOwner } from './owner/generatedOwners.js';
-export { checkCount, checkDuration, checkFunction, checkLockName, checkMethods, checkName, checkOptions, checkOwner, checkSignal, MAX_DURATION } from './options/validate.js';
+export {
+  checkCount,
+  checkDuration,
+  checkFunction,
+  checkLockName,
+  checkMethods,
+  checkName,
+  checkOptions,
+  checkOwner,
+  checkSignal,
+  MAX_DURATION,
+} from './options/validate.js';
 
 // Adapters.
 export type { CommandArguments, ExecutorListener, ScriptArgument } from './executor/Executor.js';

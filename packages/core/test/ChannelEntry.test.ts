@@ -33,7 +33,10 @@ describe('ChannelEntry', () => {
     entry.wakeOne();
     entry.wakeOne();
     await entry.sleep(5_000);
-    const outcome = await Promise.race([entry.sleep(50).then(() => 'slept'), new Promise((r) => setTimeout(() => r('woken early'), 30))]);
+    const outcome = await Promise.race([
+      entry.sleep(50).then(() => 'slept'),
+      new Promise((r) => setTimeout(() => r('woken early'), 30)),
+    ]);
     expect(outcome).toBe('woken early');
   });
 

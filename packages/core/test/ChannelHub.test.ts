@@ -262,7 +262,9 @@ describe('ChannelHub', { timeout: 2_000 }, () => {
 
   it('wakes every sleeper on every channel', async () => {
     const hub = hubOf();
-    const sleeps = [await joined(hub, 'a'), await joined(hub, 'a'), await joined(hub, 'b')].map((waiter) => waiter.sleep(SLEEP));
+    const sleeps = [await joined(hub, 'a'), await joined(hub, 'a'), await joined(hub, 'b')].map((waiter) =>
+      waiter.sleep(SLEEP),
+    );
     hub.wakeEveryone();
     expect(await Promise.all(sleeps.map(stateOf))).toEqual(sleeps.map(() => ({ state: 'fulfilled', value: true })));
   });

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renewBatchCommand } from '../src/commands/renewBatch.js';
-import { InvalidArgumentError, LockLostError, LockNotHeldError, RedisUnavailableError } from '../src/errors/LockError.js';
+import {
+  InvalidArgumentError,
+  LockLostError,
+  LockNotHeldError,
+  RedisUnavailableError,
+} from '../src/errors/LockError.js';
 import { HeldLock, type HoldDescription } from '../src/lock/HeldLock.js';
 import { checkOwnerInUse, newGeneratedOwner } from '../src/owner/generatedOwners.js';
 import { defineScript } from '../src/scripts/Script.js';
@@ -79,7 +84,9 @@ interface FakeHold {
   readonly extensions: CallQueue;
 }
 
-function fakeHold(options: { lease?: number; guardLease?: boolean; owner?: string; acquiredAt?: number } = {}): FakeHold {
+function fakeHold(
+  options: { lease?: number; guardLease?: boolean; owner?: string; acquiredAt?: number } = {},
+): FakeHold {
   const log: string[] = [];
   const registrations: Registration[] = [];
   const releases = new CallQueue();
@@ -126,7 +133,9 @@ function registration(hold: FakeHold, index = 0): Registration {
 }
 
 /** How a promise has settled so far, without waiting on timers. */
-async function stateOf(promise: Promise<unknown>): Promise<{ state: 'pending' | 'fulfilled' | 'rejected'; reason?: unknown }> {
+async function stateOf(
+  promise: Promise<unknown>,
+): Promise<{ state: 'pending' | 'fulfilled' | 'rejected'; reason?: unknown }> {
   let outcome: { state: 'pending' | 'fulfilled' | 'rejected'; reason?: unknown } = { state: 'pending' };
   promise.then(
     () => (outcome = { state: 'fulfilled' }),
@@ -154,7 +163,9 @@ describe('HeldLock', () => {
   it('has the watchdog renew a hold without a lease, once, from when the acquire was sent', () => {
     const acquiredAt = performance.now() - 50;
     const { held, hold } = holdLock({ acquiredAt });
-    expect(hold.registrations).toEqual([{ target, acquiredAt, until: undefined, lose: expect.any(Function), cancelled: false }]);
+    expect(hold.registrations).toEqual([
+      { target, acquiredAt, until: undefined, lose: expect.any(Function), cancelled: false },
+    ]);
     expect(held.leaseTime).toBeUndefined();
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -169,7 +180,9 @@ describe('HeldLock', () => {
   it('has the watchdog guard a fixed lease up to its end when guardLease is set', () => {
     const acquiredAt = performance.now() - 50;
     const { hold } = holdLock({ lease: LEASE, guardLease: true, acquiredAt });
-    expect(hold.registrations).toEqual([{ target, acquiredAt, until: acquiredAt + LEASE, lose: expect.any(Function), cancelled: false }]);
+    expect(hold.registrations).toEqual([
+      { target, acquiredAt, until: acquiredAt + LEASE, lose: expect.any(Function), cancelled: false },
+    ]);
   });
 
   it('loses a fixed lease when it ends, counted from when the acquire was sent', async () => {
@@ -235,14 +248,17 @@ describe('HeldLock', () => {
     expect(held.released).toBe(true);
   });
 
-  it.each([0, -1, 1.5, Number.NaN, Infinity])('refuses extend(%s) with an InvalidArgumentError naming leaseTime, sending nothing', async (leaseTime) => {
-    const { held, hold } = holdLock();
-    const error = (await stateOf(held.extend(leaseTime))).reason;
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error).toMatchObject({ argument: 'leaseTime' });
-    expect(hold.extensions.count).toBe(0);
-    expect(registration(hold).cancelled).toBe(false);
-  });
+  it.each([0, -1, 1.5, Number.NaN, Infinity])(
+    'refuses extend(%s) with an InvalidArgumentError naming leaseTime, sending nothing',
+    async (leaseTime) => {
+      const { held, hold } = holdLock();
+      const error = (await stateOf(held.extend(leaseTime))).reason;
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error).toMatchObject({ argument: 'leaseTime' });
+      expect(hold.extensions.count).toBe(0);
+      expect(registration(hold).cancelled).toBe(false);
+    },
+  );
 
   it('turns a renewed hold into a fixed lease counted from when the extend was sent', async () => {
     const { held, hold } = holdLock();

@@ -70,7 +70,7 @@ describe('LocalHandoffs', () => {
     expect(handoffs.claim('k', streak)).toBeUndefined();
   });
 
-  it('holds off this client\'s waiters of a lock from before the run-ending release is sent until one round trip after its reply', () => {
+  it("holds off this client's waiters of a lock from before the run-ending release is sent until one round trip after its reply", () => {
     const handoffs = new LocalHandoffs({ maxPasses: 1, maxMillis: 5 });
     expect(handoffs.holdOff('k')).toBe(0);
     // No round trip measured yet: two of 1 ms guessed.

@@ -60,12 +60,21 @@ describe('RenewalScheduler', () => {
     // Renewal commands use no publish command, record TTL or clock from the context; the fake
     // executor ignores the deadline.
     const run = async (batch: Call<boolean[]>) =>
-      batch.decode(await runner.run(batch.script, batch.keys, batch.args({ publish: 'publish', recordTtl: 0, now: 0, deadline: 0 })));
+      batch.decode(
+        await runner.run(
+          batch.script,
+          batch.keys,
+          batch.args({ publish: 'publish', recordTtl: 0, now: 0, deadline: 0 }),
+        ),
+      );
     scheduler = new RenewalScheduler(run, {
       lease: LEASE,
       isCluster: false,
       onLost: (lostTarget) => lost.push(lostTarget.hold),
-      onBatch: { renewed: (holds, lostHolds, tookMs) => batches.push({ holds, lost: lostHolds, tookMs }), failed: (error) => failures.push(error) },
+      onBatch: {
+        renewed: (holds, lostHolds, tookMs) => batches.push({ holds, lost: lostHolds, tookMs }),
+        failed: (error) => failures.push(error),
+      },
     });
   });
   afterEach(() => {

@@ -65,7 +65,8 @@ describe('ScriptRunner', () => {
   it('turns a refusal as late into RedisUnavailableError (outcome unknown) and says which key it was about', async () => {
     const refusing: Executor = {
       ...fakeServer(false).executor,
-      eval: () => Promise.reject(new Error('DEADBOLT_LATE 1700000000500 1700000000000 script: abc, on @user_script:9.')),
+      eval: () =>
+        Promise.reject(new Error('DEADBOLT_LATE 1700000000500 1700000000000 script: abc, on @user_script:9.')),
     };
     const late: string[] = [];
     const runner = new ScriptRunner(refusing, 1_000, (key) => late.push(key));
@@ -75,4 +76,3 @@ describe('ScriptRunner', () => {
     expect(late).toEqual(['orders']);
   });
 });
-

@@ -20,7 +20,9 @@ function serverWithClock(skew: number, roundTrip: number) {
       asked.push(`${args.join(' ')} @${key}`);
       // The server reads its clock half way through the round trip.
       const readAt = SERVER_EPOCH_MS + skew + performance.now() + roundTrip / 2;
-      return new Promise((resolve) => setTimeout(() => resolve([String(Math.floor(readAt / 1000)), String((readAt % 1000) * 1000)]), roundTrip));
+      return new Promise((resolve) =>
+        setTimeout(() => resolve([String(Math.floor(readAt / 1000)), String((readAt % 1000) * 1000)]), roundTrip),
+      );
     },
     subscribe: () => Promise.resolve(),
     unsubscribe: () => Promise.resolve(),

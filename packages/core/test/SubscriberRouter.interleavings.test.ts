@@ -111,7 +111,10 @@ class Scenario {
         break;
       case 5:
       case 6:
-        pickFrom(pick, node.open.filter((connection) => connection.up))?.replyNext();
+        pickFrom(
+          pick,
+          node.open.filter((connection) => connection.up),
+        )?.replyNext();
         break;
       case 7:
         await vi.advanceTimersByTimeAsync(pick(2) * 1_000);
@@ -159,7 +162,10 @@ async function run(seed: number): Promise<void> {
   const { cluster, waiters } = scenario;
   for (let step = 0; step < STEPS; step++) await scenario.step();
   await scenario.settle();
-  expect(waiters.map((waiter) => waiter.pending), `seed ${seed}: a subscribe still hangs`).toEqual(CHANNELS.map(() => false));
+  expect(
+    waiters.map((waiter) => waiter.pending),
+    `seed ${seed}: a subscribe still hangs`,
+  ).toEqual(CHANNELS.map(() => false));
   expect(await settled(Promise.all(scenario.leaving)), `seed ${seed}: an unsubscribe still hangs`).toBe(true);
   expect(cluster.everything(), `seed ${seed}`).toEqual(scenario.expected());
   // And the links want the same: a reconnect of every connection restores exactly that.

@@ -132,29 +132,32 @@ describe('SubscriberRouter', { timeout: 2_000 }, () => {
     expect(cluster.everything()).toEqual([]);
   });
 
-  it.each(kinds)('moves a $kind channel rerouted while its subscribe is in flight, leaving no copy behind', async ({ sharded }) => {
-    const cluster = new FakeCluster(['a', 'b']);
-    cluster.place('ch', 'a');
-    const { router } = routerFor(cluster);
-    const subscribing = router.subscribe('ch', sharded);
-    await flush();
-    cluster.migrate('ch', 'b');
-    cluster.reload();
-    await runReroute();
-    // The subscribe to a reaches a only now (a sharded one is refused: MOVED).
-    cluster.node('a').connectAll();
-    await cluster.settle();
-    cluster.node('b').connectAll();
-    await cluster.settle();
-    expect(await settled(subscribing)).toBe(true);
-    await subscribing;
-    expect(cluster.everything()).toEqual([`b ${sharded ? 's' : 'c'}:ch`]);
-    // Still wanted by b's link after a reconnect, and by nobody else.
-    for (const node of cluster.nodes.values()) node.dropAll();
-    for (const node of cluster.nodes.values()) node.connectAll();
-    await cluster.settle();
-    expect(cluster.everything()).toEqual([`b ${sharded ? 's' : 'c'}:ch`]);
-  });
+  it.each(kinds)(
+    'moves a $kind channel rerouted while its subscribe is in flight, leaving no copy behind',
+    async ({ sharded }) => {
+      const cluster = new FakeCluster(['a', 'b']);
+      cluster.place('ch', 'a');
+      const { router } = routerFor(cluster);
+      const subscribing = router.subscribe('ch', sharded);
+      await flush();
+      cluster.migrate('ch', 'b');
+      cluster.reload();
+      await runReroute();
+      // The subscribe to a reaches a only now (a sharded one is refused: MOVED).
+      cluster.node('a').connectAll();
+      await cluster.settle();
+      cluster.node('b').connectAll();
+      await cluster.settle();
+      expect(await settled(subscribing)).toBe(true);
+      await subscribing;
+      expect(cluster.everything()).toEqual([`b ${sharded ? 's' : 'c'}:ch`]);
+      // Still wanted by b's link after a reconnect, and by nobody else.
+      for (const node of cluster.nodes.values()) node.dropAll();
+      for (const node of cluster.nodes.values()) node.connectAll();
+      await cluster.settle();
+      expect(cluster.everything()).toEqual([`b ${sharded ? 's' : 'c'}:ch`]);
+    },
+  );
 
   it('keeps a sharded channel subscribed when its in-flight subscribe is refused (MOVED) while a reroute moves it', async () => {
     const cluster = new FakeCluster(['a', 'b']);

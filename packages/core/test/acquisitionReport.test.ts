@@ -26,7 +26,9 @@ describe('acquisitionReport', () => {
   it('reports a lock taken at once as acquired only', () => {
     const sink = events(ALL);
     acquisitionReport(sink, 'orders', 'lock', 'w1')!.taken(false);
-    expect(sink.seen).toEqual([['acquired', { name: 'orders', kind: 'lock', owner: 'w1', waitedMs: expect.any(Number), passedLocally: false }]]);
+    expect(sink.seen).toEqual([
+      ['acquired', { name: 'orders', kind: 'lock', owner: 'w1', waitedMs: expect.any(Number), passedLocally: false }],
+    ]);
   });
 
   it('reports a wait once however many attempts found the lock busy, then its outcome, then the grant', () => {
@@ -48,7 +50,10 @@ describe('acquisitionReport', () => {
     acquisitionReport(sink, 'orders', 'lock', 'w1')!.failed(error, undefined);
     expect(sink.seen).toEqual([
       ['waitStarted', { name: 'orders', kind: 'lock', owner: 'w1' }],
-      ['waitEnded', { name: 'orders', kind: 'lock', owner: 'w1', waitedMs: expect.any(Number), outcome: 'failed', error }],
+      [
+        'waitEnded',
+        { name: 'orders', kind: 'lock', owner: 'w1', waitedMs: expect.any(Number), outcome: 'failed', error },
+      ],
     ]);
   });
 

@@ -1,7 +1,13 @@
 // The reentrant lock's commands without Redis: each command's KEYS, ARGV and reply decoding
 // against the header of the .lua script it runs (issue 15).
 import { describe, expect, it } from 'vitest';
-import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '../../conformance/src/commandChecks.js';
+import {
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  commandContext,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '../../conformance/src/commandChecks.js';
 import { lockAcquire } from '../src/commands/lockAcquire.js';
 import { lockCommands } from '../src/commands/lockCommands.js';
 import { lockExtend } from '../src/commands/lockExtend.js';
@@ -13,7 +19,17 @@ import { lockRelease } from '../src/commands/lockRelease.js';
 import { lockState } from '../src/commands/lockState.js';
 import { UNLOCK_MESSAGE } from '../src/commands/messages.js';
 import { lockRenew, renewBatchCommand } from '../src/commands/renewBatch.js';
-import { decodeDone, decodeHandOff, decodeLockState, decodeNilOrTtl, decodePttl, decodeRelease, HANDOFF_RELEASED, handOffNotPassed, heldByOther } from '../src/commands/replies.js';
+import {
+  decodeDone,
+  decodeHandOff,
+  decodeLockState,
+  decodeNilOrTtl,
+  decodePttl,
+  decodeRelease,
+  HANDOFF_RELEASED,
+  handOffNotPassed,
+  heldByOther,
+} from '../src/commands/replies.js';
 import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
 import { holdMarkersKey, lockChannelName, requestRecordKey } from '../src/keys/lockKeys.js';
@@ -35,9 +51,18 @@ const leased = { ...hold, lease: 30_000 } as const;
 describe('key helpers', () => {
   it.each([
     ['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3'],
-    ['tenant:{7}:orders', 'redisson_lock__channel:tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3'],
+    [
+      'tenant:{7}:orders',
+      'redisson_lock__channel:tenant:{7}:orders',
+      'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
+    ],
   ])('derive the keys of %s in its slot', (name, channel, markers, latch) => {
-    expect([lockChannelName(name), holdMarkersKey(name), requestRecordKey(name, 'inst-1:3')]).toEqual([channel, markers, latch]);
+    expect([lockChannelName(name), holdMarkersKey(name), requestRecordKey(name, 'inst-1:3')]).toEqual([
+      channel,
+      markers,
+      latch,
+    ]);
   });
 });
 
@@ -45,12 +70,25 @@ describe('lockAcquire (lock-acquire.lua)', () => {
   it('runs core/lock-acquire', () => expectScript(lockAcquire, 'core/lock-acquire', acquireLua, leased));
 
   it("KEYS: the lock, its hold markers, the attempt's request record", () => {
-    expect(lockAcquire.keys(leased)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
-    expect(lockAcquire.keys({ ...tagged, lease: 1 })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
+    expect(lockAcquire.keys(leased)).toEqual([
+      'orders',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+    ]);
+    expect(lockAcquire.keys({ ...tagged, lease: 1 })).toEqual([
+      'tenant:{7}:orders',
+      'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
+    ]);
   });
 
   it('ARGV: lease, owner field, hold id, deadline', () => {
-    expect(lockAcquire.args(leased, commandContext('spublish'))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3', COMMAND_DEADLINE]);
+    expect(lockAcquire.args(leased, commandContext('spublish'))).toEqual([
+      30_000,
+      'client-1:owner-7',
+      'inst-1:3',
+      COMMAND_DEADLINE,
+    ]);
   });
 
   it.each([
@@ -65,7 +103,12 @@ describe('lockRelease (lock-release.lua)', () => {
   it('runs core/lock-release', () => expectScript(lockRelease, 'core/lock-release', releaseLua, hold));
 
   it("KEYS: the lock, its channel, the acquisition's request record, its hold markers", () => {
-    expect(lockRelease.keys(hold)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}']);
+    expect(lockRelease.keys(hold)).toEqual([
+      'orders',
+      'redisson_lock__channel:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+      'deadbolt_holds:{orders}',
+    ]);
     expect(lockRelease.keys(tagged)).toEqual([
       'tenant:{7}:orders',
       'redisson_lock__channel:tenant:{7}:orders',
@@ -75,7 +118,13 @@ describe('lockRelease (lock-release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, owner field, hold id, publish command, record TTL', (publish) => {
-    expect(lockRelease.args(hold, commandContext(publish))).toEqual([0, 'client-1:owner-7', 'inst-1:3', publish, COMMAND_LATCH_TTL]);
+    expect(lockRelease.args(hold, commandContext(publish))).toEqual([
+      0,
+      'client-1:owner-7',
+      'inst-1:3',
+      publish,
+      COMMAND_LATCH_TTL,
+    ]);
   });
 
   it.each([
@@ -86,12 +135,23 @@ describe('lockRelease (lock-release.lua)', () => {
 });
 
 describe('lockHandOff (lock-handoff.lua)', () => {
-  const handOff = { name: 'orders', from: { field: hold.field, hold: hold.hold }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 5_000 } as const;
+  const handOff = {
+    name: 'orders',
+    from: { field: hold.field, hold: hold.hold },
+    to: { field: 'client-1:owner-8', hold: 'inst-1:4' },
+    lease: 5_000,
+  } as const;
 
   it('runs core/lock-handoff', () => expectScript(lockHandOff, 'core/lock-handoff', handOffLua, handOff));
 
   it("KEYS: the lock, the releasing hold's request record, its hold markers, the receiver's request record, its channel", () => {
-    expect(lockHandOff.keys(handOff)).toEqual(['orders', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:4', 'redisson_lock__channel:{orders}']);
+    expect(lockHandOff.keys(handOff)).toEqual([
+      'orders',
+      'deadbolt_request:{orders}:inst-1:3',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:4',
+      'redisson_lock__channel:{orders}',
+    ]);
     expect(lockHandOff.keys({ ...handOff, name: 'tenant:{7}:orders' })).toEqual([
       'tenant:{7}:orders',
       'deadbolt_request:tenant:{7}:orders:inst-1:3',
@@ -101,9 +161,22 @@ describe('lockHandOff (lock-handoff.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: releasing field and hold, receiving field and hold, the receiver's lease, record TTL, deadline, publish command, message 0", (publish) => {
-    expect(lockHandOff.args(handOff, commandContext(publish))).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 5_000, COMMAND_LATCH_TTL, COMMAND_DEADLINE, publish, UNLOCK_MESSAGE]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: releasing field and hold, receiving field and hold, the receiver's lease, record TTL, deadline, publish command, message 0",
+    (publish) => {
+      expect(lockHandOff.args(handOff, commandContext(publish))).toEqual([
+        'client-1:owner-7',
+        'inst-1:3',
+        'client-1:owner-8',
+        'inst-1:4',
+        5_000,
+        COMMAND_LATCH_TTL,
+        COMMAND_DEADLINE,
+        publish,
+        UNLOCK_MESSAGE,
+      ]);
+    },
+  );
 
   it.each([
     [null, { status: 'notHeld' }],
@@ -121,10 +194,16 @@ describe('lockForceRelease (lock-force-release.lua)', () => {
   const force = { name: 'orders', request: 'inst-1:9', holders: {} } as const;
   const seen = { ...force, holders: { 'client-1:owner-7': '2', 'client-2:owner-1': '1' } } as const;
 
-  it('runs core/lock-force-release', () => expectScript(lockForceRelease, 'core/lock-force-release', forceReleaseLua, force));
+  it('runs core/lock-force-release', () =>
+    expectScript(lockForceRelease, 'core/lock-force-release', forceReleaseLua, force));
 
   it("KEYS: the lock, its channel, its hold markers, the request's record", () => {
-    expect(lockForceRelease.keys(force)).toEqual(['orders', 'redisson_lock__channel:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:9']);
+    expect(lockForceRelease.keys(force)).toEqual([
+      'orders',
+      'redisson_lock__channel:{orders}',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:9',
+    ]);
     expect(lockForceRelease.keys({ ...force, name: 'tenant:{7}:orders' })).toEqual([
       'tenant:{7}:orders',
       'redisson_lock__channel:tenant:{7}:orders',
@@ -133,11 +212,23 @@ describe('lockForceRelease (lock-force-release.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish command, deadline, record TTL, then the hash as read', (publish) => {
-    expect(lockForceRelease.args(seen, commandContext(publish))).toEqual([UNLOCK_MESSAGE, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL, 'client-1:owner-7', '2', 'client-2:owner-1', '1']);
-    expect(holderArguments({})).toEqual([]);
-    expect(UNLOCK_MESSAGE).toBe(0);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: message 0, publish command, deadline, record TTL, then the hash as read',
+    (publish) => {
+      expect(lockForceRelease.args(seen, commandContext(publish))).toEqual([
+        UNLOCK_MESSAGE,
+        publish,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+        'client-1:owner-7',
+        '2',
+        'client-2:owner-1',
+        '1',
+      ]);
+      expect(holderArguments({})).toEqual([]);
+      expect(UNLOCK_MESSAGE).toBe(0);
+    },
+  );
 
   it.each([
     [1, true],
@@ -165,11 +256,20 @@ describe('lockExtend (lock-extend.lua)', () => {
 
   it('KEYS: the lock, its hold markers', () => {
     expect(lockExtend.keys(extending)).toEqual(['orders', 'deadbolt_holds:{orders}']);
-    expect(lockExtend.keys({ ...tagged, lease: 1, request: 'inst-1:12' })).toEqual(['tenant:{7}:orders', 'deadbolt_holds:tenant:{7}:orders']);
+    expect(lockExtend.keys({ ...tagged, lease: 1, request: 'inst-1:12' })).toEqual([
+      'tenant:{7}:orders',
+      'deadbolt_holds:tenant:{7}:orders',
+    ]);
   });
 
   it("ARGV: new lease, owner field, hold id, the extend's request number, deadline", () => {
-    expect(lockExtend.args({ ...extending, lease: 5_000 }, commandContext('publish'))).toEqual([5_000, 'client-1:owner-7', 'inst-1:3', 12, COMMAND_DEADLINE]);
+    expect(lockExtend.args({ ...extending, lease: 5_000 }, commandContext('publish'))).toEqual([
+      5_000,
+      'client-1:owner-7',
+      'inst-1:3',
+      12,
+      COMMAND_DEADLINE,
+    ]);
     expect(requestNumber('0c1f-uuid:4:1234')).toBe(1234);
   });
 
@@ -200,7 +300,11 @@ describe('lockState (lock-state.lua)', () => {
 describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
   const batch = {
     lease: 30_000,
-    holds: [hold, { ...hold, field: 'client-1:owner-8', hold: 'inst-1:4' }, { ...hold, name: '{orders}:other', hold: 'inst-1:5' }],
+    holds: [
+      hold,
+      { ...hold, field: 'client-1:owner-8', hold: 'inst-1:4' },
+      { ...hold, name: '{orders}:other', hold: 'inst-1:5' },
+    ],
   };
 
   it('runs core/lock-renew', () => {
@@ -214,7 +318,16 @@ describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
   });
 
   it('ARGV: lease, deadline, then field and hold id of each key', () => {
-    const expected: ScriptArgument[] = [30_000, COMMAND_DEADLINE, 'client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 'client-1:owner-7', 'inst-1:5'];
+    const expected: ScriptArgument[] = [
+      30_000,
+      COMMAND_DEADLINE,
+      'client-1:owner-7',
+      'inst-1:3',
+      'client-1:owner-8',
+      'inst-1:4',
+      'client-1:owner-7',
+      'inst-1:5',
+    ];
     expect(lockRenew.args(batch, commandContext('spublish'))).toEqual(expected);
     expect(lockRenew.args({ lease: 1, holds: [] }, commandContext('publish'))).toEqual([1, COMMAND_DEADLINE]);
   });
@@ -239,7 +352,16 @@ describe('serverVersion (server-version.lua)', () => {
 
 describe('lockCommands', () => {
   it('names the reentrant lock commands', () => {
-    expect(lockCommands).toEqual({ acquire: lockAcquire, release: lockRelease, handOff: lockHandOff, forceRelease: lockForceRelease, holders: lockHolders, extend: lockExtend, state: lockState, renew: lockRenew });
+    expect(lockCommands).toEqual({
+      acquire: lockAcquire,
+      release: lockRelease,
+      handOff: lockHandOff,
+      forceRelease: lockForceRelease,
+      holders: lockHolders,
+      extend: lockExtend,
+      state: lockState,
+      renew: lockRenew,
+    });
   });
 });
 

@@ -19,7 +19,8 @@ const probe = defineCommand<null, number>({
   decode: Number,
 });
 
-const infoMemory = (policy: string, maxmemory = 2_097_152) => ['# Memory', `maxmemory:${maxmemory}`, `maxmemory_policy:${policy}`, ''].join('\r\n');
+const infoMemory = (policy: string, maxmemory = 2_097_152) =>
+  ['# Memory', `maxmemory:${maxmemory}`, `maxmemory_policy:${policy}`, ''].join('\r\n');
 
 /**
  * An executor that answers every script with 1 and INFO with `info()`, logging what it is sent;
@@ -121,7 +122,9 @@ describe('the eviction policy check', () => {
 
   it('an INFO that fails for want of Redis is asked again on the next call', async () => {
     let attempts = 0;
-    const { executor, sent } = fakeExecutor(() => (++attempts === 1 ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve(infoMemory('noeviction'))));
+    const { executor, sent } = fakeExecutor(() =>
+      ++attempts === 1 ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve(infoMemory('noeviction')),
+    );
     const client = new LockClient(executor);
     await expect(run(client)).rejects.toBeInstanceOf(RedisUnavailableError);
     expect(await run(client)).toBe(1);
@@ -137,6 +140,8 @@ describe('the eviction policy check', () => {
   });
 
   it('rejects an unknown mode before anything is sent', () => {
-    expect(() => new LockClient(fakeExecutor(() => Promise.resolve('')).executor, { evictionPolicy: 'loud' as 'warn' })).toThrow(InvalidArgumentError);
+    expect(
+      () => new LockClient(fakeExecutor(() => Promise.resolve('')).executor, { evictionPolicy: 'loud' as 'warn' }),
+    ).toThrow(InvalidArgumentError);
   });
 });

@@ -104,7 +104,8 @@ export class FakeConnection {
     this.#closed = true;
     this.#up = false;
     this.subscribed.clear();
-    for (const command of [...this.#awaiting.splice(0), ...this.#offline.splice(0)]) command.reject(new Error('Connection is closed.'));
+    for (const command of [...this.#awaiting.splice(0), ...this.#offline.splice(0)])
+      command.reject(new Error('Connection is closed.'));
   }
 
   /** The server drops a sharded channel whose slot left this node, and tells the client. */
@@ -254,7 +255,9 @@ export class FakeCluster {
   publish(channel: string, message: string, sharded = false): number {
     const key = `${sharded ? 's' : 'c'}:${channel}`;
     const nodes = sharded ? [this.node(this.ownerOf(channel))] : [...this.nodes.values()];
-    const receivers = nodes.flatMap((node) => node.connections).filter((connection) => connection.up && connection.subscribed.has(key));
+    const receivers = nodes
+      .flatMap((node) => node.connections)
+      .filter((connection) => connection.up && connection.subscribed.has(key));
     for (const connection of receivers) connection.onMessage(channel, message);
     return receivers.length;
   }
@@ -262,12 +265,16 @@ export class FakeCluster {
   /** The nodes whose connections hold the channel, server side, in node order. */
   holders(channel: string, sharded = false): string[] {
     const key = `${sharded ? 's' : 'c'}:${channel}`;
-    return [...this.nodes.values()].filter((node) => node.connections.some((c) => c.subscribed.has(key))).map((node) => node.address);
+    return [...this.nodes.values()]
+      .filter((node) => node.connections.some((c) => c.subscribed.has(key)))
+      .map((node) => node.address);
   }
 
   /** Every subscription any server holds, as `<address> <c|s>:<channel>`, sorted. */
   everything(): string[] {
-    return [...this.nodes.values()].flatMap((node) => node.connections.flatMap((c) => [...c.subscribed].map((key) => `${node.address} ${key}`))).sort();
+    return [...this.nodes.values()]
+      .flatMap((node) => node.connections.flatMap((c) => [...c.subscribed].map((key) => `${node.address} ${key}`)))
+      .sort();
   }
 
   /** Every connection the router opened, in opening order. */

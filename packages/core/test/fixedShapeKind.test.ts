@@ -16,7 +16,11 @@ const wire = (call: Call<unknown>) => ({ script: call.script.name, keys: call.ke
 describe('fixedShapeKind', () => {
   it('gives declarations built in different ways the same members in the same order', () => {
     const plain = fixedShapeKind(reentrantLockKind('a'));
-    const spread = fixedShapeKind({ ...reentrantLockKind('b'), handOff: lockCommands.handOff, guardsFixedLeases: true });
+    const spread = fixedShapeKind({
+      ...reentrantLockKind('b'),
+      handOff: lockCommands.handOff,
+      guardsFixedLeases: true,
+    });
     expect(Object.keys(spread)).toEqual(Object.keys(plain));
     expect(plain.handOff).toBeUndefined();
     expect(spread.handOff).toBe(lockCommands.handOff);

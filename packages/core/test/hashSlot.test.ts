@@ -24,7 +24,9 @@ describe("Redisson's key layout", () => {
   });
 
   it('keeps a name that has its own tag', () => {
-    expect(prefixedName('redisson_lock__channel', 'lock:{tenant-7}:orders')).toBe('redisson_lock__channel:lock:{tenant-7}:orders');
+    expect(prefixedName('redisson_lock__channel', 'lock:{tenant-7}:orders')).toBe(
+      'redisson_lock__channel:lock:{tenant-7}:orders',
+    );
     expect(hashSlot(lockChannelName('lock:{tenant-7}:orders'))).toBe(hashSlot('lock:{tenant-7}:orders'));
   });
 });

@@ -10,12 +10,18 @@ const REPLIES = {
   evalsha: "NOPERM this user has no permissions to run the 'evalsha' command",
   keys: 'NOPERM this user has no permissions to access one of the keys used as arguments',
   channels: 'NOPERM this user has no permissions to access one of the channels used as arguments',
-  scriptCommand: "ERR The user executing the script can't run this command or subcommand script: 852e09c5, on @user_script:1.",
-  scriptKey: "ERR The user executing the script can't access at least one of the keys mentioned in the command arguments script: b37bbc34, on @user_script:1.",
-  scriptChannel: "ERR The user executing the script can't publish to the channel mentioned in the command script: 852e09c5, on @user_script:1.",
+  scriptCommand:
+    "ERR The user executing the script can't run this command or subcommand script: 852e09c5, on @user_script:1.",
+  scriptKey:
+    "ERR The user executing the script can't access at least one of the keys mentioned in the command arguments script: b37bbc34, on @user_script:1.",
+  scriptChannel:
+    "ERR The user executing the script can't publish to the channel mentioned in the command script: 852e09c5, on @user_script:1.",
 };
 
-const script = defineScript('test/acl', "redis.call('hincrby', KEYS[1], 'f', 1)\nredis.call(ARGV[1], KEYS[2], '0')\nreturn redis.call('pexpire', KEYS[1], 5)");
+const script = defineScript(
+  'test/acl',
+  "redis.call('hincrby', KEYS[1], 'f', 1)\nredis.call(ARGV[1], KEYS[2], '0')\nreturn redis.call('pexpire', KEYS[1], 5)",
+);
 
 /** An executor whose every script call fails with `reply`. */
 function refusing(reply: string): Executor {
@@ -33,8 +39,11 @@ function refusing(reply: string): Executor {
 }
 
 async function refusal(reply: string): Promise<PermissionDeniedError> {
-  const error: unknown = await new ScriptRunner(refusing(reply), 1_000).run(script, ['locks:a', 'redisson_lock__channel:{locks:a}'], ['publish']).catch((e: unknown) => e);
-  if (!(error instanceof PermissionDeniedError)) throw new Error(`expected a PermissionDeniedError, got ${String(error)}`);
+  const error: unknown = await new ScriptRunner(refusing(reply), 1_000)
+    .run(script, ['locks:a', 'redisson_lock__channel:{locks:a}'], ['publish'])
+    .catch((e: unknown) => e);
+  if (!(error instanceof PermissionDeniedError))
+    throw new Error(`expected a PermissionDeniedError, got ${String(error)}`);
   return error;
 }
 
@@ -57,7 +66,8 @@ describe('PermissionDeniedError from a script call', () => {
   });
 
   it('says a channel was refused', async () => {
-    for (const reply of [REPLIES.channels, REPLIES.scriptChannel]) expect((await refusal(reply)).missing).toBe('channel');
+    for (const reply of [REPLIES.channels, REPLIES.scriptChannel])
+      expect((await refusal(reply)).missing).toBe('channel');
   });
 
   it('lists the commands a script calls when Redis does not say which it refused', async () => {
@@ -67,11 +77,15 @@ describe('PermissionDeniedError from a script call', () => {
   });
 
   it('leaves other errors alone', () => {
-    expect(permissionDenied(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'), { operation: 'x' })).toBeUndefined();
+    expect(
+      permissionDenied(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'), {
+        operation: 'x',
+      }),
+    ).toBeUndefined();
     expect(permissionDenied(new Error('connect ECONNREFUSED'), { operation: 'x' })).toBeUndefined();
   });
 
   it('finds the commands a script calls by name', () => {
-    expect(commandsCalledBy("redis.call('PTTL', KEYS[1]); redis.pcall(\"del\", KEYS[1])")).toEqual(['del', 'pttl']);
+    expect(commandsCalledBy('redis.call(\'PTTL\', KEYS[1]); redis.pcall("del", KEYS[1])')).toEqual(['del', 'pttl']);
   });
 });

@@ -9,7 +9,11 @@ const MAX_MAIN_EXPORTS = 26;
 
 function exportedNames(entry: string): string[] {
   const file = fileURLToPath(new URL(`../src/${entry}`, import.meta.url));
-  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   const module = source && checker.getSymbolAtLocation(source);

@@ -40,7 +40,9 @@ describe('runOnce', () => {
     await expect(runOnce(other.send, open)).rejects.toThrow('Redis rejected the script');
     expect(other.state.tries).toBe(1);
     const closing = failing(unavailable());
-    await expect(runOnce(closing.send, { window: 60_000, open: () => false })).rejects.toBeInstanceOf(RedisUnavailableError);
+    await expect(runOnce(closing.send, { window: 60_000, open: () => false })).rejects.toBeInstanceOf(
+      RedisUnavailableError,
+    );
     expect(closing.state.tries).toBe(1);
   });
 });
@@ -66,6 +68,8 @@ describe('runUntilLanded', () => {
     await expect(landing).rejects.toBeInstanceOf(RedisUnavailableError);
     expect(closing.state.tries).toBe(2);
     const other = failing(new LockError('Redis rejected the script'));
-    await expect(runUntilLanded(other.send, { longestPause: 1, open: () => true })).rejects.toThrow('Redis rejected the script');
+    await expect(runUntilLanded(other.send, { longestPause: 1, open: () => true })).rejects.toThrow(
+      'Redis rejected the script',
+    );
   });
 });

@@ -2,7 +2,14 @@
 // aborts, and what is left behind, on fake timers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidArgumentError } from '../src/errors/LockError.js';
-import { BACKOFF_JITTER, DEFAULT_BACKOFF, exponentialBackoff, spinToAcquire, type Backoff, type SpinLoop } from '../src/lock/spinToAcquire.js';
+import {
+  BACKOFF_JITTER,
+  DEFAULT_BACKOFF,
+  exponentialBackoff,
+  spinToAcquire,
+  type Backoff,
+  type SpinLoop,
+} from '../src/lock/spinToAcquire.js';
 
 const HELD_LONG = 60_000;
 
@@ -45,7 +52,10 @@ describe('exponentialBackoff', () => {
       }
     }
     // The largest draw takes the most jitter off.
-    expect(exponentialBackoff({ initialDelay: 100 }, 'backoff', () => 0.999_999).delay(1)).toBeCloseTo(100 * (1 - BACKOFF_JITTER), 3);
+    expect(exponentialBackoff({ initialDelay: 100 }, 'backoff', () => 0.999_999).delay(1)).toBeCloseTo(
+      100 * (1 - BACKOFF_JITTER),
+      3,
+    );
   });
 
   it('a maxDelay left out is at least the initial delay', () => {
@@ -85,7 +95,10 @@ describe('spinToAcquire', () => {
   });
 
   it('with an exponential backoff the gaps grow to the cap, inside the jitter bounds', async () => {
-    const { loop, attempts } = pollingLoop({ backoff: exponentialBackoff({ initialDelay: 4, maxDelay: 64, multiplier: 2 }), freeAfter: 9 });
+    const { loop, attempts } = pollingLoop({
+      backoff: exponentialBackoff({ initialDelay: 4, maxDelay: 64, multiplier: 2 }),
+      freeAfter: 9,
+    });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
     expect(await taking).toBe(true);

@@ -3,7 +3,16 @@ import { syncCommandFor } from '../src/replication/syncCommand.js';
 
 // INFO as servers send it: CRLF line ends, `# Section` headers, `field:value` lines.
 const info = (version: string, aof: 0 | 1) =>
-  ['# Server', `redis_version:${version}`, 'redis_mode:standalone', '', '# Persistence', 'loading:0', `aof_enabled:${aof}`, ''].join('\r\n');
+  [
+    '# Server',
+    `redis_version:${version}`,
+    'redis_mode:standalone',
+    '',
+    '# Persistence',
+    'loading:0',
+    `aof_enabled:${aof}`,
+    '',
+  ].join('\r\n');
 
 describe('syncCommandFor', () => {
   it.each([

@@ -10,7 +10,17 @@ function untouchable(): Executor & { calls: number } {
     touched.calls++;
     throw new Error('reached Redis');
   };
-  const touched = { calls: 0, isCluster: false, evalsha: fail, eval: fail, command: fail, subscribe: fail, unsubscribe: fail, listen() {}, close: async () => {} };
+  const touched = {
+    calls: 0,
+    isCluster: false,
+    evalsha: fail,
+    eval: fail,
+    command: fail,
+    subscribe: fail,
+    unsubscribe: fail,
+    listen() {},
+    close: async () => {},
+  };
   return touched;
 }
 

@@ -1,5 +1,15 @@
 import type { LockHost } from '@deadbolt/core';
-import { call, checkCount, checkDuration, checkOptions, checkSignal, lockRuntime, waitOnChannel, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import {
+  call,
+  checkCount,
+  checkDuration,
+  checkOptions,
+  checkSignal,
+  lockRuntime,
+  waitOnChannel,
+  type Call,
+  type LockRuntime,
+} from '@deadbolt/core/kit';
 import { countDownCommand } from './commands/countDown.js';
 import { deleteLatchCommand } from './commands/deleteLatch.js';
 import { getCountCommand } from './commands/getCount.js';
@@ -110,14 +120,24 @@ export class CountDownLatch {
    */
   async await(options?: LatchAwaitOptions): Promise<boolean> {
     const checked = checkOptions<LatchAwaitOptions>(options, AWAIT_OPTIONS);
-    const waitTime = checked.waitTime === undefined ? Infinity : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true });
+    const waitTime =
+      checked.waitTime === undefined
+        ? Infinity
+        : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true });
     const signal = checkSignal(checked.signal);
     this.#runtime.assertOpen();
     signal?.throwIfAborted();
     if (waitTime === 0) return (await this.getCount()) <= 0;
     // Below zero too: Redisson's await ends once the count is not positive.
     const isOpen = async () => (await this.getCount()) <= 0;
-    return waitOnChannel({ runtime: this.#runtime, channel: this.channel, wakes: LATCH_WAKES, waitTime, signal, check: isOpen });
+    return waitOnChannel({
+      runtime: this.#runtime,
+      channel: this.channel,
+      wakes: LATCH_WAKES,
+      waitTime,
+      signal,
+      check: isOpen,
+    });
   }
 
   // Each change is one request with an id of its own, run once however often it reaches Redis

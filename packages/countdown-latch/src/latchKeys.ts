@@ -19,7 +19,10 @@ export function latchChannelName(name: string): string {
 export function checkLatchName(value: unknown): string {
   const name = checkLockName(value);
   if (/[{}]/.test(name)) {
-    throw new InvalidArgumentError('name', `must not contain braces: Redisson's latch channel wraps the name in them, got ${JSON.stringify(name)}`);
+    throw new InvalidArgumentError(
+      'name',
+      `must not contain braces: Redisson's latch channel wraps the name in them, got ${JSON.stringify(name)}`,
+    );
   }
   return name;
 }

@@ -1,6 +1,12 @@
 // The latch's commands without Redis: each command's KEYS, ARGV and reply decoding against the
 // header of the .lua script it runs (issue 18).
-import { commandContext, COMMAND_DEADLINE, COMMAND_LATCH_TTL, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import {
+  commandContext,
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '@deadbolt/conformance/commands';
 import { LockError } from '@deadbolt/core';
 import { coreLua, hashSlot } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +20,11 @@ import getCountLua from '../src/lua/get-count.lua';
 import trySetCountLua from '../src/lua/try-set-count.lua';
 
 const request = { name: 'deploy:42', request: 'inst-1:7' };
-const REQUEST_KEYS = ['deploy:42', 'redisson_countdownlatch__channel__{deploy:42}', 'deadbolt_request:{deploy:42}:inst-1:7'];
+const REQUEST_KEYS = [
+  'deploy:42',
+  'redisson_countdownlatch__channel__{deploy:42}',
+  'deadbolt_request:{deploy:42}:inst-1:7',
+];
 
 describe('trySetCountCommand (try-set-count.lua)', () => {
   const input = { ...request, count: 3 };
@@ -30,9 +40,17 @@ describe('trySetCountCommand (try-set-count.lua)', () => {
     expect(new Set(keys.map(hashSlot))).toEqual(new Set([hashSlot('deploy:42')]));
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: the count, the publish command, the request's deadline, the record's life past it", (publish) => {
-    expect(trySetCountCommand.args(input, commandContext(publish))).toEqual([3, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: the count, the publish command, the request's deadline, the record's life past it",
+    (publish) => {
+      expect(trySetCountCommand.args(input, commandContext(publish))).toEqual([
+        3,
+        publish,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 
   it.each([
     [1, true],
@@ -51,9 +69,12 @@ describe.each([
 
   it("KEYS: the latch, its channel, the request's record", () => expect(command.keys(request)).toEqual(REQUEST_KEYS));
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: the publish command, the request's deadline, the record's life past it", (publish) => {
-    expect(command.args(request, commandContext(publish))).toEqual([publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: the publish command, the request's deadline, the record's life past it",
+    (publish) => {
+      expect(command.args(request, commandContext(publish))).toEqual([publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
+    },
+  );
 });
 
 it('deleteLatchCommand decodes 1 as deleted and 0 as no latch; countDownCommand decodes to nothing', () => {

@@ -135,7 +135,10 @@ describe.each(BACKENDS_WITH_SENTINEL)('CountDownLatch on $adapter/$topology', ({
     const name = ctx.uniqueName('input');
     const latch = new CountDownLatch(client, name);
     for (const count of [-1, 1.5, 2 ** 53, NaN, '3']) {
-      await expect(latch.trySetCount(count as number)).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'count' });
+      await expect(latch.trySetCount(count as number)).rejects.toMatchObject({
+        name: 'InvalidArgumentError',
+        argument: 'count',
+      });
     }
     const options: [unknown, string][] = [
       [{ waitTime: -1 }, 'options.waitTime'],

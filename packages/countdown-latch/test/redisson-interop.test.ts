@@ -2,7 +2,15 @@
 // (issue 18). The Java side is the Redisson peer of @deadbolt/conformance: Redisson's scripts (the
 // count a decimal string at the name, message 1 for a new count, 0 when a countdown reaches zero),
 // and its waiting threads blocked on the gate of its CountDownLatchPubSub, which 0 opens and 1 closes.
-import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type Backend, type RedissonPeer } from '@deadbolt/conformance';
+import {
+  BACKENDS,
+  eventually,
+  sleep,
+  useBackendContext,
+  useRedissonPeers,
+  type Backend,
+  type RedissonPeer,
+} from '@deadbolt/conformance';
 import { lockRuntime } from '@deadbolt/core/kit';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +20,11 @@ import { CountDownLatch, latchChannelName } from '../src/index.js';
 const LONG_WAIT = 20_000;
 
 /** A subscriber connection of its own on the server that serves `channel`, keeping the raw bytes of each message. */
-async function rawSubscriber(backend: Backend, channel: string, sharded: boolean): Promise<{ messages: Buffer[]; redis: Redis }> {
+async function rawSubscriber(
+  backend: Backend,
+  channel: string,
+  sharded: boolean,
+): Promise<{ messages: Buffer[]; redis: Redis }> {
   const node = backend.cluster ? await backend.cluster.masterForKey(channel) : backend.spec.nodes[0];
   if (node === undefined) throw new Error('the backend has no node');
   const redis = new Redis({ host: node.host, port: node.port });
@@ -67,7 +79,11 @@ describe.each(BACKENDS)('CountDownLatch and Redisson on $adapter/$topology', ({ 
     const name = ctx.uniqueName('deadbolt-sets');
     const latch = new CountDownLatch(client, name);
     const sharded = (await lockRuntime(client).publishCommand()) === 'spublish';
-    const { messages, redis } = await rawSubscriber(ctx.backend(), 'redisson_countdownlatch__channel__{' + name + '}', sharded);
+    const { messages, redis } = await rawSubscriber(
+      ctx.backend(),
+      'redisson_countdownlatch__channel__{' + name + '}',
+      sharded,
+    );
     subscribers.push(redis);
     await latch.trySetCount(2);
     await latch.countDown();

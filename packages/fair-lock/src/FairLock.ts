@@ -132,8 +132,10 @@ export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKin
       call(fairAcquire, { ...lock, field, hold, lease, allowance: waitTime === 0 ? 0 : allowanceOf(waitTime) }),
     release: (field, hold) => call(fairRelease, { ...lock, field, hold }),
     forceRelease: ({ request, holders }) => call(fairForceRelease, { ...lock, request, holders }),
-    leave: ({ field, waitTime }, request) => call(fairLeave, { ...lock, field, allowance: allowanceOf(waitTime), request }),
-    extend: (field, hold, lease, request) => call(lockCommands.extend, { name: keys.lock, field, hold, lease, request }),
+    leave: ({ field, waitTime }, request) =>
+      call(fairLeave, { ...lock, field, allowance: allowanceOf(waitTime), request }),
+    extend: (field, hold, lease, request) =>
+      call(lockCommands.extend, { name: keys.lock, field, hold, lease, request }),
     state: (field) => call(lockCommands.state, { name: keys.lock, field }),
     renew: lockCommands.renew,
     waitChannel: (field) => keys.waiterChannel(field),
@@ -143,5 +145,7 @@ export function fairLockKind(keys: FairLockKeys, waiterTimeout: number): LockKin
 
 function resolveWaiterTimeout(options: FairLockOptions | undefined): number {
   const { waiterTimeout } = checkOptions<FairLockOptions>(options, KNOWN_OPTIONS);
-  return waiterTimeout === undefined ? DEFAULT_WAITER_TIMEOUT : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
+  return waiterTimeout === undefined
+    ? DEFAULT_WAITER_TIMEOUT
+    : checkDuration(waiterTimeout, 'options.waiterTimeout', { min: 1 });
 }

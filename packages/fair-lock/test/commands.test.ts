@@ -2,7 +2,14 @@
 // the header of the .lua script it runs (issue 15).
 import { lockCommands } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, COMMAND_NOW, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import {
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  COMMAND_NOW,
+  commandContext,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '@deadbolt/conformance/commands';
 import { fairAcquire } from '../src/commands/fairAcquire.js';
 import { fairForceRelease } from '../src/commands/fairForceRelease.js';
 import { queueKeys } from '../src/commands/fairInputs.js';
@@ -17,7 +24,12 @@ import releaseLua from '../src/lua/release.lua';
 
 const WAITER_TIMEOUT = 5_000;
 
-const QUEUE_KEYS = ['orders', 'redisson_lock_queue:{orders}', 'redisson_lock_timeout:{orders}', 'redisson_lock__channel:{orders}'];
+const QUEUE_KEYS = [
+  'orders',
+  'redisson_lock_queue:{orders}',
+  'redisson_lock_timeout:{orders}',
+  'redisson_lock__channel:{orders}',
+];
 const TAGGED_QUEUE_KEYS = [
   'tenant:{7}:orders',
   'redisson_lock_queue:tenant:{7}:orders',
@@ -43,7 +55,11 @@ describe('fairAcquire (acquire.lua)', () => {
   it('runs fair-lock/acquire', () => expectScript(fairAcquire, 'fair-lock/acquire', acquireLua, input));
 
   it("KEYS: the queue keys, the hold markers, the attempt's request record", () => {
-    expect(fairAcquire.keys(input)).toEqual([...QUEUE_KEYS, 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
+    expect(fairAcquire.keys(input)).toEqual([
+      ...QUEUE_KEYS,
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+    ]);
     expect(fairAcquire.keys({ ...input, ...taggedLock })).toEqual([
       ...TAGGED_QUEUE_KEYS,
       'deadbolt_holds:tenant:{7}:orders',
@@ -51,9 +67,22 @@ describe('fairAcquire (acquire.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: lease, field, allowance, now, waiterTimeout, publish, message 0, hold id, deadline', (publish) => {
-    expect(fairAcquire.args(input, commandContext(publish))).toEqual([30_000, field, 60_000, COMMAND_NOW, WAITER_TIMEOUT, publish, 0, hold, COMMAND_DEADLINE]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: lease, field, allowance, now, waiterTimeout, publish, message 0, hold id, deadline',
+    (publish) => {
+      expect(fairAcquire.args(input, commandContext(publish))).toEqual([
+        30_000,
+        field,
+        60_000,
+        COMMAND_NOW,
+        WAITER_TIMEOUT,
+        publish,
+        0,
+        hold,
+        COMMAND_DEADLINE,
+      ]);
+    },
+  );
 
   it('ARGV of a no-wait attempt: allowance 0', () => {
     expect(fairAcquire.args({ ...input, allowance: 0 }, commandContext('publish'))[2]).toBe(0);
@@ -74,7 +103,11 @@ describe('fairRelease (release.lua)', () => {
   it('runs fair-lock/release', () => expectScript(fairRelease, 'fair-lock/release', releaseLua, input));
 
   it("KEYS: the queue keys, the hold markers, the acquisition's request record", () => {
-    expect(fairRelease.keys(input)).toEqual([...QUEUE_KEYS, 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
+    expect(fairRelease.keys(input)).toEqual([
+      ...QUEUE_KEYS,
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+    ]);
     expect(fairRelease.keys({ ...input, ...taggedLock })).toEqual([
       ...TAGGED_QUEUE_KEYS,
       'deadbolt_holds:tenant:{7}:orders',
@@ -82,9 +115,20 @@ describe('fairRelease (release.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, hold id, field, publish, record TTL, now, waiterTimeout', (publish) => {
-    expect(fairRelease.args(input, commandContext(publish))).toEqual([0, hold, field, publish, COMMAND_LATCH_TTL, COMMAND_NOW, WAITER_TIMEOUT]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: message 0, hold id, field, publish, record TTL, now, waiterTimeout',
+    (publish) => {
+      expect(fairRelease.args(input, commandContext(publish))).toEqual([
+        0,
+        hold,
+        field,
+        publish,
+        COMMAND_LATCH_TTL,
+        COMMAND_NOW,
+        WAITER_TIMEOUT,
+      ]);
+    },
+  );
 
   it.each([
     [null, 'notHeld'],
@@ -97,10 +141,15 @@ describe('fairForceRelease (force-release.lua)', () => {
   const force = { ...lock, request: 'inst-1:9', holders: {} };
   const seen = { ...force, holders: { [field]: '2', 'client-2:owner-1': '1' } };
 
-  it('runs fair-lock/force-release', () => expectScript(fairForceRelease, 'fair-lock/force-release', forceReleaseLua, force));
+  it('runs fair-lock/force-release', () =>
+    expectScript(fairForceRelease, 'fair-lock/force-release', forceReleaseLua, force));
 
   it("KEYS: the queue keys, the hold markers, the request's record", () => {
-    expect(fairForceRelease.keys(force)).toEqual([...QUEUE_KEYS, 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:9']);
+    expect(fairForceRelease.keys(force)).toEqual([
+      ...QUEUE_KEYS,
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:9',
+    ]);
     expect(fairForceRelease.keys({ ...force, ...taggedLock })).toEqual([
       ...TAGGED_QUEUE_KEYS,
       'deadbolt_holds:tenant:{7}:orders',
@@ -108,9 +157,23 @@ describe('fairForceRelease (force-release.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: message 0, publish, now, waiterTimeout, deadline, record TTL, then the hash as read', (publish) => {
-    expect(fairForceRelease.args(seen, commandContext(publish))).toEqual([0, publish, COMMAND_NOW, WAITER_TIMEOUT, COMMAND_DEADLINE, COMMAND_LATCH_TTL, field, '2', 'client-2:owner-1', '1']);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: message 0, publish, now, waiterTimeout, deadline, record TTL, then the hash as read',
+    (publish) => {
+      expect(fairForceRelease.args(seen, commandContext(publish))).toEqual([
+        0,
+        publish,
+        COMMAND_NOW,
+        WAITER_TIMEOUT,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+        field,
+        '2',
+        'client-2:owner-1',
+        '1',
+      ]);
+    },
+  );
 
   it.each([
     [1, true],
@@ -125,12 +188,27 @@ describe('fairLeave (leave.lua)', () => {
 
   it("KEYS: the queue keys, the request's record", () => {
     expect(fairLeave.keys(input)).toEqual([...QUEUE_KEYS, 'deadbolt_request:{orders}:inst-1:5']);
-    expect(fairLeave.keys({ ...input, ...taggedLock })).toEqual([...TAGGED_QUEUE_KEYS, 'deadbolt_request:tenant:{7}:orders:inst-1:5']);
+    expect(fairLeave.keys({ ...input, ...taggedLock })).toEqual([
+      ...TAGGED_QUEUE_KEYS,
+      'deadbolt_request:tenant:{7}:orders:inst-1:5',
+    ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: field, allowance, now, waiterTimeout, publish, message 0, deadline, record TTL', (publish) => {
-    expect(fairLeave.args(input, commandContext(publish))).toEqual([field, 60_000, COMMAND_NOW, WAITER_TIMEOUT, publish, 0, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: field, allowance, now, waiterTimeout, publish, message 0, deadline, record TTL',
+    (publish) => {
+      expect(fairLeave.args(input, commandContext(publish))).toEqual([
+        field,
+        60_000,
+        COMMAND_NOW,
+        WAITER_TIMEOUT,
+        publish,
+        0,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 
   it.each([
     [1, true],
@@ -144,8 +222,20 @@ describe('fairLockKind', () => {
 
   it('force-releases with its own script, by the request and the hash as read', () => {
     const force = kind.forceRelease({ request: 'inst-1:9', holders });
-    expect([force.script, force.keys]).toEqual([fairForceRelease.script, fairForceRelease.keys({ ...lock, request: 'inst-1:9', holders })]);
-    expect(force.args(commandContext('publish'))).toEqual([0, 'publish', COMMAND_NOW, WAITER_TIMEOUT, COMMAND_DEADLINE, COMMAND_LATCH_TTL, field, '1']);
+    expect([force.script, force.keys]).toEqual([
+      fairForceRelease.script,
+      fairForceRelease.keys({ ...lock, request: 'inst-1:9', holders }),
+    ]);
+    expect(force.args(commandContext('publish'))).toEqual([
+      0,
+      'publish',
+      COMMAND_NOW,
+      WAITER_TIMEOUT,
+      COMMAND_DEADLINE,
+      COMMAND_LATCH_TTL,
+      field,
+      '1',
+    ]);
   });
 
   it("names each leave's record by the leave's own request id", () => {
@@ -157,7 +247,10 @@ describe('fairLockKind', () => {
 
   it("extends with the plain lock's command, by the extend's request", () => {
     const extend = kind.extend(field, hold, 10_000, 'inst-1:12');
-    expect([extend.script, extend.keys]).toEqual([lockCommands.extend.script, lockCommands.extend.keys({ name: 'orders', field, hold, lease: 10_000, request: 'inst-1:12' })]);
+    expect([extend.script, extend.keys]).toEqual([
+      lockCommands.extend.script,
+      lockCommands.extend.keys({ name: 'orders', field, hold, lease: 10_000, request: 'inst-1:12' }),
+    ]);
     expect(extend.args(commandContext('publish'))).toEqual([10_000, field, hold, 12, COMMAND_DEADLINE]);
   });
 });

@@ -45,7 +45,8 @@ describe.each(BACKENDS)('FairLock request copies on $adapter/$topology', ({ adap
       acquire: (owner: string, hold: string, allowance = ALLOWANCE) =>
         call(fairAcquire, { ...lock, field: `${client.id}:${owner}`, hold, lease: LEASE, allowance }),
       release: (owner: string, hold: string) => call(fairRelease, { ...lock, field: `${client.id}:${owner}`, hold }),
-      leave: (owner: string, request: string) => call(fairLeave, { ...lock, field: `${client.id}:${owner}`, allowance: ALLOWANCE, request }),
+      leave: (owner: string, request: string) =>
+        call(fairLeave, { ...lock, field: `${client.id}:${owner}`, allowance: ALLOWANCE, request }),
     };
   }
 

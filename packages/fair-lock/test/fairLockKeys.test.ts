@@ -5,7 +5,11 @@ import { fairLockKeys } from '../src/index.js';
 describe('fairLockKeys', () => {
   it("follows Redisson's layout", () => {
     const keys = fairLockKeys('orders');
-    expect(keys).toMatchObject({ lock: 'orders', queue: 'redisson_lock_queue:{orders}', timeouts: 'redisson_lock_timeout:{orders}' });
+    expect(keys).toMatchObject({
+      lock: 'orders',
+      queue: 'redisson_lock_queue:{orders}',
+      timeouts: 'redisson_lock_timeout:{orders}',
+    });
     expect(keys.waiterChannel('uuid:7')).toBe('redisson_lock__channel:{orders}:uuid:7');
   });
 

@@ -15,7 +15,9 @@ describe.each(BACKENDS)('FairLock across processes on $adapter/$topology', ({ ad
     const queue = queueState(ctx, name);
     const orderKey = `${name}:order`;
     const processes = await Promise.all(
-      Array.from({ length: 3 }, () => WaiterProcess.start({ spec: ctx.backend().spec, lockName: name, orderKey, waiterTimeout: 300_000 })),
+      Array.from({ length: 3 }, () =>
+        WaiterProcess.start({ spec: ctx.backend().spec, lockName: name, orderKey, waiterTimeout: 300_000 }),
+      ),
     );
     const held = await new FairLock(await ctx.client(), name).acquire();
     const labels = Array.from({ length: 60 }, (_, i) => `w${i}`);
@@ -34,7 +36,12 @@ describe.each(BACKENDS)('FairLock across processes on $adapter/$topology', ({ ad
     const waiterTimeout = 1_000;
     const name = ctx.uniqueName('killed');
     const queue = queueState(ctx, name);
-    const doomed = await WaiterProcess.start({ spec: ctx.backend().spec, lockName: name, orderKey: `${name}:order`, waiterTimeout });
+    const doomed = await WaiterProcess.start({
+      spec: ctx.backend().spec,
+      lockName: name,
+      orderKey: `${name}:order`,
+      waiterTimeout,
+    });
     const client = await ctx.client();
     const lock = new FairLock(client, name, { waiterTimeout });
     const held = await lock.acquire();
@@ -57,7 +64,12 @@ describe.each(BACKENDS)('FairLock across processes on $adapter/$topology', ({ ad
     const waiterTimeout = 1_000;
     const name = ctx.uniqueName('killed-alone');
     const queue = queueState(ctx, name);
-    const doomed = await WaiterProcess.start({ spec: ctx.backend().spec, lockName: name, orderKey: `${name}:order`, waiterTimeout });
+    const doomed = await WaiterProcess.start({
+      spec: ctx.backend().spec,
+      lockName: name,
+      orderKey: `${name}:order`,
+      waiterTimeout,
+    });
     // The holder's lease runs out instead of being released: no script runs after the kill.
     await new FairLock(await ctx.client(), name).acquire({ leaseTime: 300 });
     doomed.wait('doomed');

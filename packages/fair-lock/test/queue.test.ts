@@ -41,10 +41,18 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
     for (let i = 0; i < 8; i++) {
       const client = clients[i % 2]!;
       // Nobody releases: each lease runs out and the head of the queue takes the lock at once.
-      calls.push(new FairLock(client, name).tryAcquire({ waitTime: 10_000, leaseTime: 100, owner: `w${i}` }).then((held) => held && order.push(i)));
+      calls.push(
+        new FairLock(client, name)
+          .tryAcquire({ waitTime: 10_000, leaseTime: 100, owner: `w${i}` })
+          .then((held) => held && order.push(i)),
+      );
       // The next call starts once this one has arrived (queued, or holding already), so the order
       // of arrival is the order of the calls, however late a loaded machine sends them.
-      await eventually(async () => order.includes(i) || (await queue.waiters()).includes(`${client.id}:w${i}`), 5_000, 5);
+      await eventually(
+        async () => order.includes(i) || (await queue.waiters()).includes(`${client.id}:w${i}`),
+        5_000,
+        5,
+      );
     }
     await Promise.all(calls);
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -199,10 +207,13 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
       // once to learn the new lease; nobody else stirred.
       const woken = [`:w${i}`, `:w${i + 1}`];
       const attemptsSince = () =>
-        locks.flatMap((lock, l) => [...lock.attempts].map(([field, count]) => ({ field, count: count - (before[l]!.get(field) ?? 0) })));
+        locks.flatMap((lock, l) =>
+          [...lock.attempts].map(([field, count]) => ({ field, count: count - (before[l]!.get(field) ?? 0) })),
+        );
       // The message that tells w<i+1> may come late on a loaded machine: wait for its attempt,
       // then give any other waiter time to stir.
-      if (i < 5) await eventually(() => attemptsSince().some(({ field, count }) => field.endsWith(`:w${i + 1}`) && count > 0));
+      if (i < 5)
+        await eventually(() => attemptsSince().some(({ field, count }) => field.endsWith(`:w${i + 1}`) && count > 0));
       await sleep(50);
       for (const { field, count } of attemptsSince()) {
         expect(count, field).toBe(woken.some((suffix) => field.endsWith(suffix)) ? 1 : 0);

@@ -1,7 +1,14 @@
 // A Java service using Redisson's fair lock and Node services using Deadbolt share one queue. The
 // Java side is the Redisson peer of @deadbolt/conformance: RedissonFairLock's scripts, its
 // per-thread channels, its waiting loop and its LockTask.
-import { BACKENDS, eventually, sleep, useRedissonPeers, useSuiteContext, type RedissonFairLock } from '@deadbolt/conformance';
+import {
+  BACKENDS,
+  eventually,
+  sleep,
+  useRedissonPeers,
+  useSuiteContext,
+  type RedissonFairLock,
+} from '@deadbolt/conformance';
 import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import type { AcquireReply, AttemptContext } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
@@ -12,7 +19,9 @@ import { queueState } from './queueState.js';
 const JAVA_WATCHDOG = 1_500;
 
 /** What a promise settled to, so that a background wait never rejects unobserved. */
-type Settled<T> = { readonly ok: true; readonly value: T; readonly at: number } | { readonly ok: false; readonly error: unknown; readonly at: number };
+type Settled<T> =
+  | { readonly ok: true; readonly value: T; readonly at: number }
+  | { readonly ok: false; readonly error: unknown; readonly at: number };
 
 function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   return promise.then(
@@ -49,7 +58,9 @@ describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapte
     const first = new FairLock(b, name).withLock(() => order.push('node-1'), { owner: 'node-1' });
     await eventually(async () => (await queue.length()) === 1);
     // The Java thread arrives second, queues and listens on its own channel.
-    const javaWaits = settle(redisson.tryLock(thread, { waitTime: 20_000 }).then((taken) => (order.push('java'), taken)));
+    const javaWaits = settle(
+      redisson.tryLock(thread, { waitTime: 20_000 }).then((taken) => (order.push('java'), taken)),
+    );
     await eventually(async () => (await queue.length()) === 2);
     expect(await eventually(() => java.subscribedChannels.includes(redisson.waitChannel(thread)))).toBe(true);
     const last = new FairLock(c, name).withLock(() => order.push('node-2'), { owner: 'node-2' });
@@ -99,7 +110,11 @@ describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapte
     expect(deadline).toBeGreaterThan(Date.now() + 250_000);
     // Past the point the old TTL (the Deadbolt waiter's deadline + 1 s, ~3.5 s) removed both keys.
     await sleep(Math.max(0, queuedAt + 5_500 - performance.now()));
-    const later = { waiters: await queue.waiters(), deadline: await redisson.deadline(thread), ttl: await pttl(queue.keys.queue) };
+    const later = {
+      waiters: await queue.waiters(),
+      deadline: await redisson.deadline(thread),
+      ttl: await pttl(queue.keys.queue),
+    };
     expect({ ttls, ...later }).toEqual({ ttls: [-1, -1], waiters: [redisson.lockName(thread)], deadline, ttl: -1 });
 
     // Its turn comes when the holder releases: the release wakes it on its channel.
@@ -118,7 +133,10 @@ describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapte
   // queued attempt returns 0 while the lock is free).
   it("a Deadbolt waiter behind a Java head is awake when the Java holder's lease runs out, and Java waiters behind it do not spin", async () => {
     const client = await ctx.client();
-    const [javaA, javaB] = [await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG }), await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG })];
+    const [javaA, javaB] = [
+      await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG }),
+      await peers.start({ lockWatchdogTimeout: JAVA_WATCHDOG }),
+    ];
     const name = ctx.uniqueName('java-head-dies');
     const queue = queueState(ctx, name);
     const [fairA, fairB] = [javaA.getFairLock(name), javaB.getFairLock(name)];

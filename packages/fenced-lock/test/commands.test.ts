@@ -17,7 +17,12 @@ describe('fencedAcquire (acquire.lua)', () => {
   it('runs fenced-lock/acquire', () => expectScript(fencedAcquire, 'fenced-lock/acquire', acquireLua, input));
 
   it("KEYS: the lock, its token counter, its hold markers, the attempt's request record", () => {
-    expect(fencedAcquire.keys(input)).toEqual(['ledger', 'redisson_lock_token:{ledger}', 'deadbolt_holds:{ledger}', 'deadbolt_request:{ledger}:inst-1:3']);
+    expect(fencedAcquire.keys(input)).toEqual([
+      'ledger',
+      'redisson_lock_token:{ledger}',
+      'deadbolt_holds:{ledger}',
+      'deadbolt_request:{ledger}:inst-1:3',
+    ]);
     expect(fencedAcquire.keys({ ...input, name: 'tenant:{7}:ledger' })).toEqual([
       'tenant:{7}:ledger',
       'redisson_lock_token:tenant:{7}:ledger',
@@ -27,7 +32,12 @@ describe('fencedAcquire (acquire.lua)', () => {
   });
 
   it.each(['publish', 'spublish'] as const)('ARGV with %s: lease, owner field, hold id, deadline', (publish) => {
-    expect(fencedAcquire.args(input, commandContext(publish))).toEqual([30_000, 'client-1:owner-7', 'inst-1:3', COMMAND_DEADLINE]);
+    expect(fencedAcquire.args(input, commandContext(publish))).toEqual([
+      30_000,
+      'client-1:owner-7',
+      'inst-1:3',
+      COMMAND_DEADLINE,
+    ]);
   });
 
   it('decodes { token } as taken with the exact token beyond 2^53', () => {
@@ -45,7 +55,12 @@ describe('fencedAcquire (acquire.lua)', () => {
 });
 
 describe('fencedHandOff (handoff.lua)', () => {
-  const input = { name: 'ledger', from: { field: 'client-1:owner-7', hold: 'inst-1:3' }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 30_000 };
+  const input = {
+    name: 'ledger',
+    from: { field: 'client-1:owner-7', hold: 'inst-1:3' },
+    to: { field: 'client-1:owner-8', hold: 'inst-1:4' },
+    lease: 30_000,
+  };
 
   it('runs fenced-lock/handoff', () => expectScript(fencedHandOff, 'fenced-lock/handoff', handOffLua, input));
 
@@ -60,10 +75,23 @@ describe('fencedHandOff (handoff.lua)', () => {
     ]);
   });
 
-  it.each(['publish', 'spublish'] as const)("ARGV with %s: releasing field and hold, receiver's field, hold and lease, the record's TTL, deadline, publish command, message 0", (publish) => {
-    const context = commandContext(publish);
-    expect(fencedHandOff.args(input, context)).toEqual(['client-1:owner-7', 'inst-1:3', 'client-1:owner-8', 'inst-1:4', 30_000, context.recordTtl, context.deadline, publish, 0]);
-  });
+  it.each(['publish', 'spublish'] as const)(
+    "ARGV with %s: releasing field and hold, receiver's field, hold and lease, the record's TTL, deadline, publish command, message 0",
+    (publish) => {
+      const context = commandContext(publish);
+      expect(fencedHandOff.args(input, context)).toEqual([
+        'client-1:owner-7',
+        'inst-1:3',
+        'client-1:owner-8',
+        'inst-1:4',
+        30_000,
+        context.recordTtl,
+        context.deadline,
+        publish,
+        0,
+      ]);
+    },
+  );
 
   it.each([
     [[BEYOND_2_53], { status: 'passed', grant: 12345678901234567890n }],

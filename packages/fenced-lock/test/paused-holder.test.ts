@@ -14,7 +14,12 @@ describe.each(BACKENDS)('A paused FencedLock holder on $adapter/$topology', ({ a
   it('writes with its old token after resuming and is refused; its signal is aborted and its release fails', async () => {
     const name = ctx.uniqueName('paused');
     const resource = name;
-    const holder = ChildProcess.start('./pausedWriter.ts', { spec: ctx.backend().spec, lockName: name, resource, leaseTime: 1_000 });
+    const holder = ChildProcess.start('./pausedWriter.ts', {
+      spec: ctx.backend().spec,
+      lockName: name,
+      resource,
+      leaseTime: 1_000,
+    });
     const [, childToken, childWrote] = (await holder.line()).split(' ');
     expect(childWrote).toBe('true');
 

@@ -76,7 +76,12 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     const held = await lock.acquire();
     const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
     const to = { field: `${client.id}:receiver`, hold: `${client.id}-test:1` };
-    const request = call(fencedHandOff, { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to, lease: 5_000 });
+    const request = call(fencedHandOff, {
+      name: lock.name,
+      from: { field: `${client.id}:${held.owner}`, hold: hold! },
+      to,
+      lease: 5_000,
+    });
     const runtime = lockRuntime(client);
     const passed = { status: 'passed', grant: held.token + 1n };
     expect(await runtime.run(request)).toEqual(passed);
@@ -101,7 +106,9 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     expect(await runtime.run(taking)).toEqual({ status: 'taken', grant: 1n });
     expect(await runtime.run(taking)).toEqual({ status: 'taken', grant: 1n });
     expect(await ctx.backend().command(['HGETALL', lock.name], lock.name)).toEqual([field, '1']);
-    expect(await runtime.run(call(lockCommands.release, { name: lock.name, field, hold: `${client.id}-test:1` }))).toBe('freed');
+    expect(await runtime.run(call(lockCommands.release, { name: lock.name, field, hold: `${client.id}-test:1` }))).toBe(
+      'freed',
+    );
     // After its release, and for an attempt given back before it arrived: nothing taken, no token.
     expect(await runtime.run(taking)).toEqual({ status: 'heldByOther', ttl: 0 });
     const givenBack = `${client.id}-test:2`;
@@ -109,7 +116,9 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     expect(await runtime.run(attempt(givenBack))).toEqual({ status: 'heldByOther', ttl: 0 });
     // Past its deadline: refused.
     const late = attempt(`${client.id}-test:3`);
-    await expect(runtime.run({ ...late, args: (context) => late.args({ ...context, deadline: 1 }) })).rejects.toThrow(RedisUnavailableError);
+    await expect(runtime.run({ ...late, args: (context) => late.args({ ...context, deadline: 1 }) })).rejects.toThrow(
+      RedisUnavailableError,
+    );
     expect(await lock.isLocked()).toBe(false);
     expect(await lock.currentToken()).toBe(1n);
   });
@@ -120,7 +129,12 @@ describe.each(BACKENDS)('FencedLock tokens on $adapter/$topology', ({ adapter, t
     const held = await lock.acquire();
     const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
     await ctx.backend().command(['SET', lock.tokenKey, 'not a number'], lock.tokenKey);
-    const request = call(fencedHandOff, { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to: { field: `${client.id}:receiver`, hold: `${client.id}-test:2` }, lease: 5_000 });
+    const request = call(fencedHandOff, {
+      name: lock.name,
+      from: { field: `${client.id}:${held.owner}`, hold: hold! },
+      to: { field: `${client.id}:receiver`, hold: `${client.id}-test:2` },
+      lease: 5_000,
+    });
     await expect(lockRuntime(client).run(request)).rejects.toThrow(/not an integer/);
     expect(await lock.isHeldBy(held.owner)).toBe(true);
     await ctx.backend().command(['SET', lock.tokenKey, String(held.token)], lock.tokenKey);

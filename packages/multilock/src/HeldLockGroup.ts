@@ -101,14 +101,17 @@ export class HeldLockGroup implements AsyncDisposable {
    *   of a RedLock over N deployments. Each failed member can be released again on its own.
    */
   async release(): Promise<void> {
-    if (this.#released) throw new LockNotHeldError('This lock group was already released', { lockName: this.#members[0]?.name });
+    if (this.#released)
+      throw new LockNotHeldError('This lock group was already released', { lockName: this.#members[0]?.name });
     this.#released = true;
     for (const [member, listener] of this.#watching) member.signal.removeEventListener('abort', listener);
     this.#watching.clear();
     const lockName = this.#members[0]?.name ?? '';
     const [failures] = await Promise.all([
       settleMembers(this.#members, (member) => member.release(), this.#memberTimeout),
-      Promise.all([...this.#pending].map((late) => withTimeout(late, this.#memberTimeout, lockName).catch(() => undefined))),
+      Promise.all(
+        [...this.#pending].map((late) => withTimeout(late, this.#memberTimeout, lockName).catch(() => undefined)),
+      ),
     ]);
     // Members left held beyond this many leave too few for anyone else to gather what the group needs.
     if (failures.length > this.#total - this.#needed) throw new LockGroupError('release', failures);
@@ -125,7 +128,10 @@ export class HeldLockGroup implements AsyncDisposable {
   async extend(leaseTime: number): Promise<void> {
     checkDuration(leaseTime, 'leaseTime', { min: 1 });
     if (this.#released || this.signal.aborted) {
-      throw new LockNotHeldError('This lock group is not held any more', { lockName: this.#members[0]?.name, cause: this.signal.reason });
+      throw new LockNotHeldError('This lock group is not held any more', {
+        lockName: this.#members[0]?.name,
+        cause: this.signal.reason,
+      });
     }
     const members = [...this.#members];
     const failures = await settleMembers(members, (member) => member.extend(leaseTime), this.#memberTimeout);
@@ -150,10 +156,13 @@ export class HeldLockGroup implements AsyncDisposable {
     const reason: unknown = lost.signal.reason;
     const why = reason instanceof Error ? `: ${reason.message}` : '';
     this.#controller.abort(
-      new LockLostError(`Lock group lost member "${lost.name}"${why}; ${live} of ${this.#needed} needed members remain held`, {
-        lockName: lost.name,
-        cause: reason,
-      }),
+      new LockLostError(
+        `Lock group lost member "${lost.name}"${why}; ${live} of ${this.#needed} needed members remain held`,
+        {
+          lockName: lost.name,
+          cause: reason,
+        },
+      ),
     );
   }
 

@@ -1,4 +1,10 @@
-import { InvalidArgumentError, LockWaitTimeoutError, type AcquireOptions, type HeldLock, type LockBase } from '@deadbolt/core';
+import {
+  InvalidArgumentError,
+  LockWaitTimeoutError,
+  type AcquireOptions,
+  type HeldLock,
+  type LockBase,
+} from '@deadbolt/core';
 import {
   checkAcquireOptions,
   checkFunction,
@@ -134,7 +140,8 @@ function checkLocks(value: unknown): readonly MemberLock[] {
   if (!Array.isArray(value)) throw new InvalidArgumentError('locks', 'expected an array of locks');
   if (value.length === 0) throw new InvalidArgumentError('locks', 'must hold at least one lock');
   value.forEach((lock: unknown, index) => {
-    if (!isLock(lock)) throw new InvalidArgumentError(`locks[${index}]`, 'expected a lock (Lock, FairLock, ReadLock, WriteLock, ...)');
+    if (!isLock(lock))
+      throw new InvalidArgumentError(`locks[${index}]`, 'expected a lock (Lock, FairLock, ReadLock, WriteLock, ...)');
   });
   return Object.freeze(value.filter(isLock));
 }

@@ -21,9 +21,12 @@ export class LockGroupError extends LockError {
 
   constructor(operation: 'release' | 'extend', failures: readonly MemberFailure[]) {
     const names = failures.map(({ member, error }) => `"${member.name}" (${error.message})`).join(', ');
-    super(`Could not ${operation} ${failures.length} member lock${failures.length === 1 ? '' : 's'} of the group: ${names}`, {
-      lockName: failures[0]?.member.name,
-    });
+    super(
+      `Could not ${operation} ${failures.length} member lock${failures.length === 1 ? '' : 's'} of the group: ${names}`,
+      {
+        lockName: failures[0]?.member.name,
+      },
+    );
     this.operation = operation;
     this.failures = failures;
   }

@@ -58,7 +58,8 @@ export class MultiLock extends LockGroup<HeldLockGroup> {
     const seen = new Set<string>();
     for (const lock of this.locks) {
       const key = `${lock.client.id}\n${lock.name}`;
-      if (seen.has(key)) throw new InvalidArgumentError('locks', `holds the lock "${lock.name}" twice on the same client`);
+      if (seen.has(key))
+        throw new InvalidArgumentError('locks', `holds the lock "${lock.name}" twice on the same client`);
       seen.add(key);
     }
     this.#order = this.locks.map((_, index) => index).sort((a, b) => compare(this.locks[a]!.name, this.locks[b]!.name));
@@ -69,13 +70,20 @@ export class MultiLock extends LockGroup<HeldLockGroup> {
     let busy: number | undefined;
     for (;;) {
       const round = await this.#round(attempt, budget, busy);
-      if ('held' in round) return new HeldLockGroup({ owner: attempt.owner, members: round.held, needed: round.held.length, total: round.held.length });
+      if ('held' in round)
+        return new HeldLockGroup({
+          owner: attempt.owner,
+          members: round.held,
+          needed: round.held.length,
+          total: round.held.length,
+        });
       if (round.busy === undefined || budget.exhausted) return null;
       busy = round.busy;
       // Two acquisitions that each took what the other needs next (the same name on two servers,
       // listed in opposite orders) would otherwise retry in step for ever: a random pause of up to
       // twice that holding time lets one of them through first.
-      if (round.heldFor > 0) await pause(Math.random() * Math.min(2 * round.heldFor, budget.remaining()), attempt.options.signal);
+      if (round.heldFor > 0)
+        await pause(Math.random() * Math.min(2 * round.heldFor, budget.remaining()), attempt.options.signal);
     }
   }
 
@@ -112,10 +120,16 @@ export class MultiLock extends LockGroup<HeldLockGroup> {
    * Sets the lease of every member but the last taken to `leaseTime` from now, so all end
    * together. Resolves the index of a member that could not be extended, if any.
    */
-  async #trimLeases(taken: readonly { readonly index: number; readonly held: HeldLock }[], leaseTime: number | undefined): Promise<number | undefined> {
+  async #trimLeases(
+    taken: readonly { readonly index: number; readonly held: HeldLock }[],
+    leaseTime: number | undefined,
+  ): Promise<number | undefined> {
     if (leaseTime === undefined) return undefined;
     const earlier = taken.slice(0, -1);
-    const failures = await settleMembers(earlier.map(({ held }) => held), (held) => held.extend(leaseTime));
+    const failures = await settleMembers(
+      earlier.map(({ held }) => held),
+      (held) => held.extend(leaseTime),
+    );
     const [first] = failures;
     if (first === undefined) return undefined;
     // Anything but a lapsed lease (Redis unreachable, ...) is for the caller to see.

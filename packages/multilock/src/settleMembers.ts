@@ -10,7 +10,10 @@ export function withTimeout<T>(promise: Promise<T>, timeout: number | undefined,
   if (timeout === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new RedisUnavailableError(`Redis did not answer for lock "${lockName}" within ${timeout} ms`, { lockName })),
+      () =>
+        reject(
+          new RedisUnavailableError(`Redis did not answer for lock "${lockName}" within ${timeout} ms`, { lockName }),
+        ),
       timeout,
     );
     promise.then(

@@ -24,7 +24,10 @@ describe.each(BACKENDS)('MultiLock on $adapter/$topology', ({ adapter, topology 
       expect(winners).toHaveLength(1);
       await winners[0]!.release();
     }
-    expect(await countOverlaps(10, 4, (_, critical) => multi.withLock(critical, WAIT))).toEqual({ runs: 40, mostAtOnce: 1 });
+    expect(await countOverlaps(10, 4, (_, critical) => multi.withLock(critical, WAIT))).toEqual({
+      runs: 40,
+      mostAtOnce: 1,
+    });
     await ctx.nothingLeft(keys);
   });
 

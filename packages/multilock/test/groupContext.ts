@@ -34,14 +34,19 @@ export function useGroupContext(adapter: AdapterName, topology: TopologyName) {
   const mixedMembers = (client: LockClient, other: LockClient, label: string) => {
     const [plain, fair, write] = spreadNames(label);
     const fairLock = new FairLock(other, fair);
-    const locks: [LockBase, FairLock, LockBase] = [client.lock(plain), fairLock, new ReadWriteLock(client, write).writeLock()];
+    const locks: [LockBase, FairLock, LockBase] = [
+      client.lock(plain),
+      fairLock,
+      new ReadWriteLock(client, write).writeLock(),
+    ];
     return { locks, keys: [plain, fair, write, fairLock.keys.queue, fairLock.keys.timeouts] };
   };
 
   /** None of `keys` exists, and no channel naming one of them is subscribed any more. */
   const nothingLeft = async (keys: readonly string[]) => {
     for (const key of keys) expect(await exists(key), key).toBe(false);
-    const ours = async () => (await ctx.backend().pubsubChannels()).filter((channel) => keys.some((key) => channel.includes(key)));
+    const ours = async () =>
+      (await ctx.backend().pubsubChannels()).filter((channel) => keys.some((key) => channel.includes(key)));
     expect(await eventually(async () => (await ours()).length === 0)).toBe(true);
   };
 

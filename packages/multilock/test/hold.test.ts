@@ -53,7 +53,11 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
   });
 
   it('a member lost while held aborts the signal; release gives back the others and names the lost one', async () => {
-    const [one, two, third] = [await ctx.client({ watchdogTimeout: 1_500 }), await ctx.client({ watchdogTimeout: 1_500 }), await ctx.client()];
+    const [one, two, third] = [
+      await ctx.client({ watchdogTimeout: 1_500 }),
+      await ctx.client({ watchdogTimeout: 1_500 }),
+      await ctx.client(),
+    ];
     const { locks, keys } = ctx.mixedMembers(one, two, 'lost');
     const held = await new MultiLock(locks).acquire();
     expect(await new FairLock(third, locks[1].name).forceUnlock()).toBe(true);

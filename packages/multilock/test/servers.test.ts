@@ -9,10 +9,15 @@ import { describe, expect, it } from 'vitest';
 const ADAPTERS = [...new Set(BACKENDS.map(({ adapter }) => adapter))];
 
 describe.each(ADAPTERS)('MultiLock across two servers on %s', (adapter) => {
-  const servers = [useBackendContext(adapter, 'standalone', { dedicated: true }), useBackendContext(adapter, 'standalone', { dedicated: true })];
-  const exists = async (server: number, key: string) => Number(await servers[server]!.backend().command(['EXISTS', key])) === 1;
+  const servers = [
+    useBackendContext(adapter, 'standalone', { dedicated: true }),
+    useBackendContext(adapter, 'standalone', { dedicated: true }),
+  ];
+  const exists = async (server: number, key: string) =>
+    Number(await servers[server]!.backend().command(['EXISTS', key])) === 1;
   /** One client on each server. */
-  const clientPair = async (options?: { commandTimeout: number }) => Promise.all(servers.map((server) => server.client(options)));
+  const clientPair = async (options?: { commandTimeout: number }) =>
+    Promise.all(servers.map((server) => server.client(options)));
 
   it('the same name on both servers in opposite orders: every task finishes, one holder at a time', async () => {
     const name = servers[0]!.uniqueName('opposite');
@@ -20,7 +25,9 @@ describe.each(ADAPTERS)('MultiLock across two servers on %s', (adapter) => {
     const forward = new MultiLock(left.map((client) => client.lock(name)));
     const backward = new MultiLock(right.map((client) => client.lock(name)).reverse());
     const groups = [forward, backward];
-    const overlaps = await countOverlaps(10, 4, (task, critical) => groups[task % 2]!.withLock(critical, { waitTime: 40_000 }));
+    const overlaps = await countOverlaps(10, 4, (task, critical) =>
+      groups[task % 2]!.withLock(critical, { waitTime: 40_000 }),
+    );
     expect(overlaps).toEqual({ runs: 40, mostAtOnce: 1 });
     expect([await exists(0, name), await exists(1, name)]).toEqual([false, false]);
   });
@@ -41,7 +48,19 @@ describe.each(ADAPTERS)('MultiLock across two servers on %s', (adapter) => {
       await servers[1]!.backend().nodes[0]!.restart();
       // Back in service before the test ends: node-redis never finishes closing a client that is
       // still reconnecting.
-      expect(await eventually(() => clients[1]!.lock(name).isLocked().then(() => true, () => false), 10_000)).toBe(true);
+      expect(
+        await eventually(
+          () =>
+            clients[1]!
+              .lock(name)
+              .isLocked()
+              .then(
+                () => true,
+                () => false,
+              ),
+          10_000,
+        ),
+      ).toBe(true);
     }
   });
 });

@@ -21,12 +21,16 @@ describe('MultiLock input', () => {
     ['a name instead of a lock', [client.lock('a'), 'b'], 'locks[1]'],
     ['the same lock twice', [client.lock('a'), client.lock('b'), client.lock('a')], 'locks'],
     ['two kinds of lock on one name and client', [client.lock('a'), new FairLock(client, 'a')], 'locks'],
-    ['both halves of one read-write lock', [new ReadWriteLock(client, 'rw').readLock(), new ReadWriteLock(client, 'rw').writeLock()], 'locks'],
+    [
+      'both halves of one read-write lock',
+      [new ReadWriteLock(client, 'rw').readLock(), new ReadWriteLock(client, 'rw').writeLock()],
+      'locks',
+    ],
   ])('refuses %s', (_, locks, argument) => {
     expect(() => new MultiLock(locks as never)).toThrow(refused(argument));
   });
 
-  it('takes a kind whose attempts grant more than a plain lock (a fenced lock\'s token)', () => {
+  it("takes a kind whose attempts grant more than a plain lock (a fenced lock's token)", () => {
     expectTypeOf<LockBase<HeldLock & { readonly token: bigint }, { token: bigint }>>().toExtend<MemberLock>();
     expectTypeOf<string>().not.toExtend<MemberLock>();
   });
@@ -35,7 +39,11 @@ describe('MultiLock input', () => {
     expect(new MultiLock([other.lock('a'), client.lock('b'), client.lock('a')]).locks).toHaveLength(3);
   });
 
-  const multi = new MultiLock([client.lock('a'), new FairLock(client, 'b'), new ReadWriteLock(client, 'c').writeLock()]);
+  const multi = new MultiLock([
+    client.lock('a'),
+    new FairLock(client, 'b'),
+    new ReadWriteLock(client, 'c').writeLock(),
+  ]);
 
   it.each([
     [{ leaseTime: 0 }, 'options.leaseTime'],

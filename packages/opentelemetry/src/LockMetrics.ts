@@ -44,12 +44,28 @@ export class LockMetrics {
   readonly #losses: Counter;
 
   constructor(meter: Meter) {
-    const seconds = (description: string) => ({ unit: 's', description, advice: { explicitBucketBoundaries: BUCKETS } });
-    this.#waitDuration = meter.createHistogram(LOCK_METRICS.waitDuration, seconds('Time from an acquisition call to its outcome'));
+    const seconds = (description: string) => ({
+      unit: 's',
+      description,
+      advice: { explicitBucketBoundaries: BUCKETS },
+    });
+    this.#waitDuration = meter.createHistogram(
+      LOCK_METRICS.waitDuration,
+      seconds('Time from an acquisition call to its outcome'),
+    );
     this.#holdDuration = meter.createHistogram(LOCK_METRICS.holdDuration, seconds('Time from a grant to its release'));
-    this.#acquisitions = meter.createCounter(LOCK_METRICS.acquisitions, { unit: '{acquisition}', description: 'Acquisitions by outcome' });
-    this.#held = meter.createUpDownCounter(LOCK_METRICS.held, { unit: '{hold}', description: 'Holds this process has' });
-    this.#renewals = meter.createCounter(LOCK_METRICS.renewals, { unit: '{hold}', description: 'Holds the watchdog renewed' });
+    this.#acquisitions = meter.createCounter(LOCK_METRICS.acquisitions, {
+      unit: '{acquisition}',
+      description: 'Acquisitions by outcome',
+    });
+    this.#held = meter.createUpDownCounter(LOCK_METRICS.held, {
+      unit: '{hold}',
+      description: 'Holds this process has',
+    });
+    this.#renewals = meter.createCounter(LOCK_METRICS.renewals, {
+      unit: '{hold}',
+      description: 'Holds the watchdog renewed',
+    });
     this.#renewalFailures = meter.createCounter(LOCK_METRICS.renewalFailures, {
       unit: '{batch}',
       description: 'Watchdog batches that could not reach Redis',

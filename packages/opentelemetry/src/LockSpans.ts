@@ -1,4 +1,13 @@
-import { SpanKind, SpanStatusCode, context, type Attributes, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import { ATTR_LOCK_OUTCOME, type AcquisitionOutcome } from './attributes.js';
 import type { TrackedHold } from './HoldBook.js';
 
@@ -24,7 +33,13 @@ export class LockSpans {
    * An acquisition of a lock of `kind` ended with `outcome` after `waitedMs`; `error` for a
    * failed one. Returns the span's context, for the hold's span to link to.
    */
-  acquisition(kind: string, outcome: AcquisitionOutcome, waitedMs: number, lock: Attributes, error?: unknown): SpanContext {
+  acquisition(
+    kind: string,
+    outcome: AcquisitionOutcome,
+    waitedMs: number,
+    lock: Attributes,
+    error?: unknown,
+  ): SpanContext {
     const now = epochNow();
     const span = this.#tracer.startSpan(
       `deadbolt.acquire ${kind}`,
@@ -54,9 +69,19 @@ export class LockSpans {
     span.end(epochNow());
   }
 
-  #hold(kind: string, startTime: number, lock: Attributes, parent: Context, acquisition: SpanContext | undefined): Span {
+  #hold(
+    kind: string,
+    startTime: number,
+    lock: Attributes,
+    parent: Context,
+    acquisition: SpanContext | undefined,
+  ): Span {
     const links = acquisition ? [{ context: acquisition }] : [];
-    return this.#tracer.startSpan(`deadbolt.hold ${kind}`, { kind: SpanKind.INTERNAL, startTime, attributes: lock, links }, parent);
+    return this.#tracer.startSpan(
+      `deadbolt.hold ${kind}`,
+      { kind: SpanKind.INTERNAL, startTime, attributes: lock, links },
+      parent,
+    );
   }
 }
 

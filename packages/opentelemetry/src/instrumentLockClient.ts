@@ -53,10 +53,19 @@ type Listener<Event extends keyof LockClientEvents> = Event extends keyof LockCl
  * @param options - where the telemetry goes, and what it says of lock names
  * @returns a handle whose `stop()` (or `using`) takes every listener off the client
  */
-export function instrumentLockClient(client: LockClient, options: LockInstrumentationOptions = {}): LockInstrumentation {
+export function instrumentLockClient(
+  client: LockClient,
+  options: LockInstrumentationOptions = {},
+): LockInstrumentation {
   const lockName = lockNameMapper(options.lockNames ?? 'drop');
-  const meter = options.metrics === false ? undefined : (options.meterProvider ?? globalMetrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
-  const tracer = options.traces === false ? undefined : (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  const meter =
+    options.metrics === false
+      ? undefined
+      : (options.meterProvider ?? globalMetrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
+  const tracer =
+    options.traces === false
+      ? undefined
+      : (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
   const removals: (() => void)[] = [];
   const listen = <Event extends keyof LockClientEvents>(event: Event, listener: Listener<Event>): void => {
     client.on(event, listener);
@@ -75,7 +84,13 @@ export function instrumentLockClient(client: LockClient, options: LockInstrument
 type Listen = <Event extends keyof LockClientEvents>(event: Event, listener: Listener<Event>) => void;
 
 // Acquisitions, holds and losses, for the metrics and the spans alike.
-function listenToLocks(listen: Listen, book: HoldBook, lockName: LockNameMapper, metrics: LockMetrics | undefined, spans: LockSpans | undefined): void {
+function listenToLocks(
+  listen: Listen,
+  book: HoldBook,
+  lockName: LockNameMapper,
+  metrics: LockMetrics | undefined,
+  spans: LockSpans | undefined,
+): void {
   listen('acquired', ({ name, kind, owner, waitedMs }) => {
     const attributes = lockAttributes(lockName, name, kind);
     metrics?.acquisition('taken', waitedMs, attributes);

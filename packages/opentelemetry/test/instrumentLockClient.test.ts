@@ -4,13 +4,35 @@
 import { createHash } from 'node:crypto';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, SpanStatusCode } from '@opentelemetry/api';
-import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, waitersAsleep } from '@deadbolt/conformance';
+import {
+  BACKENDS,
+  eventually,
+  RENEWED_WATCHDOG_MS,
+  sleep,
+  useBackendContext,
+  waitersAsleep,
+} from '@deadbolt/conformance';
 import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClientEvents } from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
-import { ATTR_LOCK_KIND, ATTR_LOCK_NAME, ATTR_LOCK_OUTCOME, instrumentLockClient, LOCK_METRICS, type LockInstrumentationOptions } from '../src/index.js';
+import {
+  ATTR_LOCK_KIND,
+  ATTR_LOCK_NAME,
+  ATTR_LOCK_OUTCOME,
+  instrumentLockClient,
+  LOCK_METRICS,
+  type LockInstrumentationOptions,
+} from '../src/index.js';
 import { durationMs, telemetry, type Telemetry } from './telemetry.js';
 
-const EVENTS: readonly (keyof LockClientEvents)[] = ['acquired', 'released', 'waitStarted', 'waitEnded', 'renewed', 'lockLost', 'handledError'];
+const EVENTS: readonly (keyof LockClientEvents)[] = [
+  'acquired',
+  'released',
+  'waitStarted',
+  'waitEnded',
+  'renewed',
+  'lockLost',
+  'handledError',
+];
 const listeners = (client: LockClient) => EVENTS.map((event) => client.listenerCount(event));
 const lock = { [ATTR_LOCK_KIND]: 'lock' };
 const outcome = (value: string) => ({ ...lock, [ATTR_LOCK_OUTCOME]: value });
@@ -18,10 +40,17 @@ const outcome = (value: string) => ({ ...lock, [ATTR_LOCK_OUTCOME]: value });
 describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
 
-  async function instrumented(options: LockInstrumentationOptions = {}, clientOptions = {}): Promise<{ client: LockClient; seen: Telemetry }> {
+  async function instrumented(
+    options: LockInstrumentationOptions = {},
+    clientOptions = {},
+  ): Promise<{ client: LockClient; seen: Telemetry }> {
     const seen = telemetry();
     const client = await ctx.client(clientOptions);
-    instrumentLockClient(client, { meterProvider: seen.meterProvider, tracerProvider: seen.tracerProvider, ...options });
+    instrumentLockClient(client, {
+      meterProvider: seen.meterProvider,
+      tracerProvider: seen.tracerProvider,
+      ...options,
+    });
     return { client, seen };
   }
 
@@ -31,18 +60,25 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     const name = ctx.uniqueName('waits');
     const held = await holder.lock(name).acquire();
     await expect(client.lock(name).acquire({ waitTime: 60 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
-    await expect(client.lock(name).acquire({ signal: AbortSignal.timeout(60) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(client.lock(name).acquire({ signal: AbortSignal.timeout(60) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     const taking = client.lock(name).acquire({ waitTime: 10_000 });
     await waitersAsleep(client);
     await held.release();
     await (await taking).release();
 
-    for (const value of ['taken', 'timed_out', 'aborted']) expect(await seen.sum(LOCK_METRICS.acquisitions, outcome(value))).toBe(1);
+    for (const value of ['taken', 'timed_out', 'aborted'])
+      expect(await seen.sum(LOCK_METRICS.acquisitions, outcome(value))).toBe(1);
     expect((await seen.histogram(LOCK_METRICS.waitDuration, outcome('timed_out')))?.sum).toBeGreaterThanOrEqual(0.05);
     expect((await seen.histogram(LOCK_METRICS.waitDuration, outcome('taken')))?.sum).toBeGreaterThanOrEqual(0.05);
     const acquisitions = seen.spansNamed('deadbolt.acquire lock');
     expect(acquisitions.map((span) => span.attributes)).toEqual(['timed_out', 'aborted', 'taken'].map(outcome));
-    expect(acquisitions.map((span) => span.status.code)).toEqual([SpanStatusCode.UNSET, SpanStatusCode.UNSET, SpanStatusCode.UNSET]);
+    expect(acquisitions.map((span) => span.status.code)).toEqual([
+      SpanStatusCode.UNSET,
+      SpanStatusCode.UNSET,
+      SpanStatusCode.UNSET,
+    ]);
     // Started at the call, not at the event: the span covers the wait.
     expect(durationMs(acquisitions[0]!)).toBeGreaterThanOrEqual(50);
     expect(durationMs(acquisitions[2]!)).toBeGreaterThanOrEqual(50);
@@ -138,8 +174,13 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     expect(await runs.hash.seen.series(LOCK_METRICS.acquisitions)).toEqual(
       [1, 2].map((id) => ({ ...outcome('taken'), [ATTR_LOCK_NAME]: hashOf(`${prefix}:${id}`) })),
     );
-    expect(await grouped.seen.sum(LOCK_METRICS.acquisitions, { ...outcome('taken'), [ATTR_LOCK_NAME]: prefix })).toBe(2);
-    expect(grouped.seen.spansNamed('deadbolt.hold lock').map((span) => span.attributes[ATTR_LOCK_NAME])).toEqual([prefix, prefix]);
+    expect(await grouped.seen.sum(LOCK_METRICS.acquisitions, { ...outcome('taken'), [ATTR_LOCK_NAME]: prefix })).toBe(
+      2,
+    );
+    expect(grouped.seen.spansNamed('deadbolt.hold lock').map((span) => span.attributes[ATTR_LOCK_NAME])).toEqual([
+      prefix,
+      prefix,
+    ]);
   });
 
   it('stop() and dispose take off every listener they added; metrics or traces alone listen to less', async () => {
@@ -173,6 +214,9 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     }
     const [request] = seen.spansNamed('request');
     const children = seen.spans().filter((span) => span.name.startsWith('deadbolt.'));
-    expect(children.map((span) => span.parentSpanContext?.spanId)).toEqual([request?.spanContext().spanId, request?.spanContext().spanId]);
+    expect(children.map((span) => span.parentSpanContext?.spanId)).toEqual([
+      request?.spanContext().spanId,
+      request?.spanContext().spanId,
+    ]);
   });
 });

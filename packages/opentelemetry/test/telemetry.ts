@@ -7,7 +7,12 @@ import {
   type DataPoint,
   type Histogram,
 } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 /** What a test reads back: the spans ended so far, and the metrics as of now. */
 export interface Telemetry {
@@ -37,7 +42,11 @@ export function telemetry(): Telemetry {
     metricExporter.reset();
     await reader.forceFlush();
     const scopes = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics);
-    return scopes.flatMap((scope) => scope.metrics.filter((data) => data.descriptor.name === metric).flatMap((data): DataPoint<unknown>[] => data.dataPoints));
+    return scopes.flatMap((scope) =>
+      scope.metrics
+        .filter((data) => data.descriptor.name === metric)
+        .flatMap((data): DataPoint<unknown>[] => data.dataPoints),
+    );
   };
   const point = async (metric: string, attributes: Attributes) =>
     (await points(metric)).find((candidate) => sameAttributes(candidate.attributes, attributes));

@@ -1,6 +1,14 @@
 import { ClientClosedError, InvalidArgumentError, type HeldLock } from '@deadbolt/core';
 import { attemptAlone, lockRuntime, type UnkeptHold } from '@deadbolt/core/kit';
-import { LockGroup, memberOptions, pause, WaitBudget, withTimeout, type GroupAttempt, type MemberLock } from '@deadbolt/multilock';
+import {
+  LockGroup,
+  memberOptions,
+  pause,
+  WaitBudget,
+  withTimeout,
+  type GroupAttempt,
+  type MemberLock,
+} from '@deadbolt/multilock';
 import { HeldRedLock } from './HeldRedLock.js';
 import { quorum, validityTime } from './quorum.js';
 import { quorumRound, type RoundOutcome } from './quorumRound.js';
@@ -60,7 +68,10 @@ export class RedLock extends LockGroup<HeldRedLock> {
   constructor(locks: readonly MemberLock[], options?: RedLockOptions) {
     super(locks);
     if (new Set(this.locks.map((lock) => lock.client)).size !== this.locks.length) {
-      throw new InvalidArgumentError('locks', 'holds two locks of the same client: a RedLock takes one lock per independent deployment, each on its own client');
+      throw new InvalidArgumentError(
+        'locks',
+        'holds two locks of the same client: a RedLock takes one lock per independent deployment, each on its own client',
+      );
     }
     this.options = Object.freeze(resolveRedLockOptions(options));
     this.quorum = quorum(this.locks.length);
@@ -70,7 +81,10 @@ export class RedLock extends LockGroup<HeldRedLock> {
   protected async acquireGroup(attempt: GroupAttempt): Promise<HeldRedLock | null> {
     const { leaseTime, signal, waitTime } = attempt.options;
     if (leaseTime !== undefined && validityTime(leaseTime, 0) <= 0) {
-      throw new InvalidArgumentError('options.leaseTime', `${leaseTime} ms leaves no validity after the clock drift allowance`);
+      throw new InvalidArgumentError(
+        'options.leaseTime',
+        `${leaseTime} ms leaves no validity after the clock drift allowance`,
+      );
     }
     const budget = new WaitBudget(waitTime);
     for (;;) {
@@ -86,11 +100,15 @@ export class RedLock extends LockGroup<HeldRedLock> {
   async #round(attempt: GroupAttempt): Promise<HeldRedLock | null> {
     const { signal } = attempt.options;
     signal?.throwIfAborted();
-    if (this.locks.filter((lock) => !lockRuntime(lock.client).closed).length < this.quorum) throw new ClientClosedError();
+    if (this.locks.filter((lock) => !lockRuntime(lock.client).closed).length < this.quorum)
+      throw new ClientClosedError();
     const startedAt = performance.now();
     // Bare attempts: a member becomes a held lock (watchdog, signal, replica sync) only once a
     // quorum granted, so that a round costs its attempts and little else until it succeeds.
-    const attempts = this.locks.map((lock, index) => ({ name: lock.name, grant: attemptAlone(lock, memberOptions(attempt, index, 0)) }));
+    const attempts = this.locks.map((lock, index) => ({
+      name: lock.name,
+      grant: attemptAlone(lock, memberOptions(attempt, index, 0)),
+    }));
     const round = await quorumRound(attempts, this.quorum, this.options.nodeTimeout, signal);
     if (round.granted.length >= this.quorum && !signal?.aborted) {
       const held = await this.#keepQuorum(attempt, round, startedAt);
@@ -109,7 +127,11 @@ export class RedLock extends LockGroup<HeldRedLock> {
   // Keeps the grants of a round that reached the quorum, and holds the RedLock if a quorum of them
   // could be kept (replicas confirmed, when the clients sync them) in time and the lock is still
   // valid; else gives back everything the round took.
-  async #keepQuorum(attempt: GroupAttempt, round: RoundOutcome<UnkeptHold<HeldLock>>, startedAt: number): Promise<HeldRedLock | null> {
+  async #keepQuorum(
+    attempt: GroupAttempt,
+    round: RoundOutcome<UnkeptHold<HeldLock>>,
+    startedAt: number,
+  ): Promise<HeldRedLock | null> {
     const { leaseTime, signal } = attempt.options;
     const keeping = round.granted.map((hold) => ({ name: this.name, grant: hold.keep() }));
     const kept = await quorumRound(keeping, this.quorum, this.#windowLeft(startedAt), signal);
@@ -126,18 +148,39 @@ export class RedLock extends LockGroup<HeldRedLock> {
         validity,
       });
     }
-    await this.#giveBack(kept.granted.map(returnable), [...kept.pending.map((late) => late.then((held) => held && returnable(held))), ...round.pending], startedAt, signal);
+    await this.#giveBack(
+      kept.granted.map(returnable),
+      [...kept.pending.map((late) => late.then((held) => held && returnable(held))), ...round.pending],
+      startedAt,
+      signal,
+    );
     return null;
   }
 
   // Gives back what a failed round took: what was granted at once (each release bounded by
   // nodeTimeout), and what is still in flight as it arrives, waited for until the round's
   // nodeTimeout is up (not after an abort: they are given back all the same).
-  async #giveBack(granted: readonly Returnable[], inFlight: readonly Promise<Returnable | null>[], startedAt: number, signal: AbortSignal | undefined): Promise<void> {
+  async #giveBack(
+    granted: readonly Returnable[],
+    inFlight: readonly Promise<Returnable | null>[],
+    startedAt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const window = signal?.aborted ? 0 : this.#windowLeft(startedAt);
     await Promise.all([
-      ...granted.map((hold) => withTimeout(hold.giveBack(), this.options.nodeTimeout, this.name).catch(() => undefined)),
-      ...inFlight.map((late) => withTimeout(late.then((hold) => hold?.giveBack(), () => undefined), window, this.name).catch(() => undefined)),
+      ...granted.map((hold) =>
+        withTimeout(hold.giveBack(), this.options.nodeTimeout, this.name).catch(() => undefined),
+      ),
+      ...inFlight.map((late) =>
+        withTimeout(
+          late.then(
+            (hold) => hold?.giveBack(),
+            () => undefined,
+          ),
+          window,
+          this.name,
+        ).catch(() => undefined),
+      ),
     ]);
   }
 
@@ -158,5 +201,11 @@ interface Returnable {
 }
 
 function returnable(held: HeldLock): Returnable {
-  return { giveBack: () => held.release().then(() => undefined, () => undefined) };
+  return {
+    giveBack: () =>
+      held.release().then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
 }

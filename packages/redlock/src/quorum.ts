@@ -7,7 +7,8 @@ import { checkDuration } from '@deadbolt/core/kit';
  * @throws `InvalidArgumentError` naming `nodes` when it is not a positive whole number
  */
 export function quorum(nodes: number): number {
-  if (!Number.isInteger(nodes) || nodes < 1) throw new InvalidArgumentError('nodes', `must be a positive whole number, got ${nodes}`);
+  if (!Number.isInteger(nodes) || nodes < 1)
+    throw new InvalidArgumentError('nodes', `must be a positive whole number, got ${nodes}`);
   return Math.floor(nodes / 2) + 1;
 }
 

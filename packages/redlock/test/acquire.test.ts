@@ -25,7 +25,8 @@ async function timed<T>(promise: Promise<T>): Promise<{ value: T; took: number }
 
 describe.each(ADAPTERS)('RedLock acquisition on %s', (adapter) => {
   const nodes = useDeployments(adapter, 5);
-  const redlockOn = async (n: number, name: string) => nodes.redlock(await nodes.clients(n, CLIENT_OPTIONS), name, OPTIONS);
+  const redlockOn = async (n: number, name: string) =>
+    nodes.redlock(await nodes.clients(n, CLIENT_OPTIONS), name, OPTIONS);
 
   describe.each([3, 5])('over %i deployments', (n) => {
     // The most deployments that may fail: 1 of 3, 2 of 5.
@@ -48,48 +49,56 @@ describe.each(ADAPTERS)('RedLock acquisition on %s', (adapter) => {
       await next!.release();
 
       const redlocks = [first, second];
-      const overlaps = await countOverlaps(6, 3, (task, critical) => redlocks[task % 2]!.withLock(critical, { waitTime: 30_000 }));
+      const overlaps = await countOverlaps(6, 3, (task, critical) =>
+        redlocks[task % 2]!.withLock(critical, { waitTime: 30_000 }),
+      );
       expect(overlaps).toEqual({ runs: 18, mostAtOnce: 1 });
       expect(await nodes.where(n, name)).toEqual([]);
     });
 
-    it.each(['kill', 'pause'] as const)('with a minority down (%s) it acquires at once, and its release waits on no dead node', async (fault) => {
-      const name = nodes.uniqueName(`minority-${fault}`);
-      const redlock = await redlockOn(n, name);
-      const down = range(0, minority);
-      for (const index of down) await nodes.fault(index, fault);
-      const { value: held, took } = await timed(redlock.tryAcquire());
-      expect(held).not.toBeNull();
-      expect(took).toBeLessThan(5 * NODE_TIMEOUT);
-      expect(held!.members).toHaveLength(n - minority);
-      const released = await timed(held!.release());
-      expect(released.took).toBeLessThan(5 * NODE_TIMEOUT);
-      for (const index of range(minority, n)) expect(await nodes.exists(index, name)).toBe(false);
-      if (fault === 'pause') {
-        // A paused node grants once it resumes, after the release: that grant is given back.
-        for (const index of down) await nodes.resume(index);
-        expect(await eventually(async () => (await nodes.where(n, name)).length === 0, 5_000)).toBe(true);
-      }
-    });
+    it.each(['kill', 'pause'] as const)(
+      'with a minority down (%s) it acquires at once, and its release waits on no dead node',
+      async (fault) => {
+        const name = nodes.uniqueName(`minority-${fault}`);
+        const redlock = await redlockOn(n, name);
+        const down = range(0, minority);
+        for (const index of down) await nodes.fault(index, fault);
+        const { value: held, took } = await timed(redlock.tryAcquire());
+        expect(held).not.toBeNull();
+        expect(took).toBeLessThan(5 * NODE_TIMEOUT);
+        expect(held!.members).toHaveLength(n - minority);
+        const released = await timed(held!.release());
+        expect(released.took).toBeLessThan(5 * NODE_TIMEOUT);
+        for (const index of range(minority, n)) expect(await nodes.exists(index, name)).toBe(false);
+        if (fault === 'pause') {
+          // A paused node grants once it resumes, after the release: that grant is given back.
+          for (const index of down) await nodes.resume(index);
+          expect(await eventually(async () => (await nodes.where(n, name)).length === 0, 5_000)).toBe(true);
+        }
+      },
+    );
 
-    it.each(['kill', 'pause'] as const)('with a majority down (%s) it fails within nodeTimeout and leaves no key behind', async (fault) => {
-      const name = nodes.uniqueName(`majority-${fault}`);
-      const redlock = await redlockOn(n, name);
-      const down = range(0, minority + 1);
-      for (const index of down) await nodes.fault(index, fault);
-      const once = await timed(redlock.tryAcquire({ leaseTime: 10_000 }));
-      expect(once.value).toBeNull();
-      expect(once.took).toBeLessThan(5 * NODE_TIMEOUT);
-      const waited = await timed(redlock.acquire({ waitTime: 1_500 }).catch((error: unknown) => error));
-      expect(waited.value).toBeInstanceOf(LockWaitTimeoutError);
-      expect(waited.took).toBeLessThan(1_500 + 5 * NODE_TIMEOUT);
-      for (const index of range(minority + 1, n)) expect(await nodes.exists(index, name)).toBe(false);
-      if (fault === 'pause') {
-        // Every round's grants from the paused nodes arrive on resuming, and are given back.
-        for (const index of down) await nodes.resume(index);
-        expect(await eventually(async () => (await nodes.where(n, name)).length === 0, 5_000)).toBe(true);
-      }
-    });
+    it.each(['kill', 'pause'] as const)(
+      'with a majority down (%s) it fails within nodeTimeout and leaves no key behind',
+      async (fault) => {
+        const name = nodes.uniqueName(`majority-${fault}`);
+        const redlock = await redlockOn(n, name);
+        const down = range(0, minority + 1);
+        for (const index of down) await nodes.fault(index, fault);
+        const once = await timed(redlock.tryAcquire({ leaseTime: 10_000 }));
+        expect(once.value).toBeNull();
+        expect(once.took).toBeLessThan(5 * NODE_TIMEOUT);
+        const waited = await timed(redlock.acquire({ waitTime: 1_500 }).catch((error: unknown) => error));
+        expect(waited.value).toBeInstanceOf(LockWaitTimeoutError);
+        expect(waited.took).toBeLessThan(1_500 + 5 * NODE_TIMEOUT);
+        for (const index of range(minority + 1, n)) expect(await nodes.exists(index, name)).toBe(false);
+        if (fault === 'pause') {
+          // Every round's grants from the paused nodes arrive on resuming, and are given back.
+          for (const index of down) await nodes.resume(index);
+          expect(await eventually(async () => (await nodes.where(n, name)).length === 0, 5_000)).toBe(true);
+        }
+      },
+    );
 
     it.each([
       ['a minority', minority, true],

@@ -50,7 +50,10 @@ describe.each(ADAPTERS)('a bare attempt (attemptAlone) on %s', (adapter) => {
   it('checks its options before anything reaches Redis', async () => {
     const [client] = await nodes.clients(1);
     const lock = client!.lock(nodes.uniqueName('bad-options'));
-    await expect(attemptAlone(lock, { leaseTime: -1 })).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'options.leaseTime' });
+    await expect(attemptAlone(lock, { leaseTime: -1 })).rejects.toMatchObject({
+      name: 'InvalidArgumentError',
+      argument: 'options.leaseTime',
+    });
     expect(await lock.isLocked()).toBe(false);
   });
 });

@@ -20,7 +20,19 @@ export function useDeployments(adapter: AdapterName, count: number) {
     // node-redis never finishes closing a client that is still reconnecting.
     const back = made.filter(({ deployment }) => restarted.has(deployment));
     for (const { client } of back) {
-      expect(await eventually(() => client.lock('reconnected').isLocked().then(() => true, () => false), 10_000)).toBe(true);
+      expect(
+        await eventually(
+          () =>
+            client
+              .lock('reconnected')
+              .isLocked()
+              .then(
+                () => true,
+                () => false,
+              ),
+          10_000,
+        ),
+      ).toBe(true);
     }
     paused.clear();
     restarted.clear();

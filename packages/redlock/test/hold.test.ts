@@ -31,7 +31,8 @@ describe.each(ADAPTERS)('held RedLock on %s', (adapter) => {
     return held;
   };
   const lost = (held: HeldRedLock) => held.members.filter((member) => member.signal.aborted).length;
-  const pttls = async (name: string) => Promise.all([0, 1, 2].map(async (index) => Number(await nodes.command(index, 'PTTL', name))));
+  const pttls = async (name: string) =>
+    Promise.all([0, 1, 2].map(async (index) => Number(await nodes.command(index, 'PTTL', name))));
 
   it('a node restarted empty during a hold lets no second holder in while a quorum still holds', async () => {
     const { name, redlock } = await setup('restarted');
@@ -62,7 +63,10 @@ describe.each(ADAPTERS)('held RedLock on %s', (adapter) => {
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     const failure = await held.release().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(LockGroupError);
-    expect((failure as LockGroupError).failures.map(({ error }) => error)).toEqual([expect.any(LockNotHeldError), expect.any(LockNotHeldError)]);
+    expect((failure as LockGroupError).failures.map(({ error }) => error)).toEqual([
+      expect.any(LockNotHeldError),
+      expect.any(LockNotHeldError),
+    ]);
     expect(await nodes.where(3, name)).toEqual([]);
   });
 

@@ -10,7 +10,8 @@ describe('quorum', () => {
     [5, 3],
   ])('%i nodes need %i grants', (nodes, needed) => expect(quorum(nodes)).toBe(needed));
 
-  it('refuses an empty deployment', () => expect(() => quorum(0)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument: 'nodes' })));
+  it('refuses an empty deployment', () =>
+    expect(() => quorum(0)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument: 'nodes' })));
 });
 
 describe('validityTime', () => {

@@ -150,7 +150,10 @@ export class WriteLock extends ReadWriteLockHalf {
 }
 
 // What both halves declare alike: the hash, its channel (where every waiter waits), the renewal.
-function halfKind(name: string, mode: ReadWriteMode): Pick<LockKind, 'kindName' | 'forceRelease' | 'state' | 'renew' | 'waitChannel' | 'held'> {
+function halfKind(
+  name: string,
+  mode: ReadWriteMode,
+): Pick<LockKind, 'kindName' | 'forceRelease' | 'state' | 'renew' | 'waitChannel' | 'held'> {
   const { channel } = readWriteLockKeys(name);
   return {
     kindName: mode,
@@ -204,7 +207,8 @@ export function writeLockKind(name: string): LockKind {
     },
     release: (field, hold) => call(writeRelease, { name, field: writerField(field), hold }),
     handOff: writeHandOff,
-    extend: (field, hold, lease, request) => call(writeExtend, { name, field: writerField(field), hold, lease, request }),
+    extend: (field, hold, lease, request) =>
+      call(writeExtend, { name, field: writerField(field), hold, lease, request }),
     holdField: (field) => writerField(refuseWriterSuffix(field, 'owner')),
     refused: (owner) => new LockUpgradeError(name, owner),
   };

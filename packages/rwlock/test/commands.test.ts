@@ -2,7 +2,13 @@
 // against the header of the .lua script it runs (issue 15).
 import { HANDOFF_RELEASED, type ScriptArgument } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import {
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  commandContext,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
 import { readWriteForceRelease } from '../src/commands/readWriteForceRelease.js';
 import { READ_UNLOCK_MESSAGE } from '../src/commands/readWriteMessages.js';
@@ -38,8 +44,16 @@ describe('readAcquire (read-acquire.lua)', () => {
   it('runs rwlock/read-acquire', () => expectScript(readAcquire, 'rwlock/read-acquire', readAcquireLua, input));
 
   it("KEYS: the lock, its hold markers, the attempt's request record", () => {
-    expect(readAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
-    expect(readAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
+    expect(readAcquire.keys(input)).toEqual([
+      'orders',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+    ]);
+    expect(readAcquire.keys({ ...input, name: TAGGED })).toEqual([
+      TAGGED,
+      'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
+    ]);
   });
 
   it('ARGV: lease, reader field, writer field, hold id, deadline', () => {
@@ -59,8 +73,16 @@ describe('writeAcquire (write-acquire.lua)', () => {
   it('runs rwlock/write-acquire', () => expectScript(writeAcquire, 'rwlock/write-acquire', writeAcquireLua, input));
 
   it("KEYS: the lock, its hold markers, the attempt's request record", () => {
-    expect(writeAcquire.keys(input)).toEqual(['orders', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:3']);
-    expect(writeAcquire.keys({ ...input, name: TAGGED })).toEqual([TAGGED, 'deadbolt_holds:tenant:{7}:orders', 'deadbolt_request:tenant:{7}:orders:inst-1:3']);
+    expect(writeAcquire.keys(input)).toEqual([
+      'orders',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+    ]);
+    expect(writeAcquire.keys({ ...input, name: TAGGED })).toEqual([
+      TAGGED,
+      'deadbolt_holds:tenant:{7}:orders',
+      'deadbolt_request:tenant:{7}:orders:inst-1:3',
+    ]);
   });
 
   it('ARGV: lease, writer field, reader field, hold id, deadline', () => {
@@ -77,31 +99,56 @@ describe('writeAcquire (write-acquire.lua)', () => {
 
 describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', () => {
   const releases = [
-    { label: 'readRelease', command: readRelease, script: 'rwlock/read-release', lua: readReleaseLua, field: reader, message: 0 },
-    { label: 'writeRelease', command: writeRelease, script: 'rwlock/write-release', lua: writeReleaseLua, field: writer, message: READ_UNLOCK_MESSAGE },
+    {
+      label: 'readRelease',
+      command: readRelease,
+      script: 'rwlock/read-release',
+      lua: readReleaseLua,
+      field: reader,
+      message: 0,
+    },
+    {
+      label: 'writeRelease',
+      command: writeRelease,
+      script: 'rwlock/write-release',
+      lua: writeReleaseLua,
+      field: writer,
+      message: READ_UNLOCK_MESSAGE,
+    },
   ];
 
-  it.each(releases)('$label runs $script', ({ command, script, lua, field }) => expectScript(command, script, lua, { name: NAME, field, hold }));
+  it.each(releases)('$label runs $script', ({ command, script, lua, field }) =>
+    expectScript(command, script, lua, { name: NAME, field, hold }),
+  );
 
-  it.each(releases)("$label KEYS: the lock, its channel, the acquisition's request record, its hold markers", ({ command, field }) => {
-    expect(command.keys({ name: NAME, field, hold })).toEqual([
-      'orders',
-      'redisson_rwlock:{orders}',
-      'deadbolt_request:{orders}:inst-1:3',
-      'deadbolt_holds:{orders}',
-    ]);
-    expect(command.keys({ name: TAGGED, field, hold })).toEqual([
-      TAGGED,
-      'redisson_rwlock:tenant:{7}:orders',
-      'deadbolt_request:tenant:{7}:orders:inst-1:3',
-      'deadbolt_holds:tenant:{7}:orders',
-    ]);
-  });
+  it.each(releases)(
+    "$label KEYS: the lock, its channel, the acquisition's request record, its hold markers",
+    ({ command, field }) => {
+      expect(command.keys({ name: NAME, field, hold })).toEqual([
+        'orders',
+        'redisson_rwlock:{orders}',
+        'deadbolt_request:{orders}:inst-1:3',
+        'deadbolt_holds:{orders}',
+      ]);
+      expect(command.keys({ name: TAGGED, field, hold })).toEqual([
+        TAGGED,
+        'redisson_rwlock:tenant:{7}:orders',
+        'deadbolt_request:tenant:{7}:orders:inst-1:3',
+        'deadbolt_holds:tenant:{7}:orders',
+      ]);
+    },
+  );
 
   it.each(releases.flatMap((release) => PUBLISH_COMMANDS.map((publish) => ({ ...release, publish }))))(
     '$label ARGV with $publish: message $message, hold id, field, publish, record TTL',
     ({ command, field, message, publish }) => {
-      expect(command.args({ name: NAME, field, hold }, context(publish))).toEqual([message, hold, field, publish, COMMAND_LATCH_TTL]);
+      expect(command.args({ name: NAME, field, hold }, context(publish))).toEqual([
+        message,
+        hold,
+        field,
+        publish,
+        COMMAND_LATCH_TTL,
+      ]);
     },
   );
 
@@ -123,12 +170,23 @@ describe('readRelease (read-release.lua) and writeRelease (write-release.lua)', 
 
 describe('writeHandOff (write-handoff.lua)', () => {
   // Owner fields in, as every kind's hand-off takes them; the script gets writer fields.
-  const input = { name: NAME, from: { field: reader, hold }, to: { field: 'client-1:owner-8', hold: 'inst-1:4' }, lease: 5_000 };
+  const input = {
+    name: NAME,
+    from: { field: reader, hold },
+    to: { field: 'client-1:owner-8', hold: 'inst-1:4' },
+    lease: 5_000,
+  };
 
   it('runs rwlock/write-handoff', () => expectScript(writeHandOff, 'rwlock/write-handoff', writeHandOffLua, input));
 
   it("KEYS: the lock, its channel, the releasing hold's request record, its hold markers, the receiver's request record", () => {
-    expect(writeHandOff.keys(input)).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_request:{orders}:inst-1:3', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:4']);
+    expect(writeHandOff.keys(input)).toEqual([
+      'orders',
+      'redisson_rwlock:{orders}',
+      'deadbolt_request:{orders}:inst-1:3',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:4',
+    ]);
     expect(writeHandOff.keys({ ...input, name: TAGGED })).toEqual([
       TAGGED,
       'redisson_rwlock:tenant:{7}:orders',
@@ -169,10 +227,16 @@ describe('readWriteForceRelease (force-release.lua)', () => {
   const input = { name: NAME, mode: 'read', request: 'inst-1:9', holders } as const;
 
   // The header declares ARGV up to the mode's fields; the hash as read follows them.
-  it('runs rwlock/force-release', () => expectScript(readWriteForceRelease, 'rwlock/force-release', forceReleaseLua, { ...input, holders: {} }));
+  it('runs rwlock/force-release', () =>
+    expectScript(readWriteForceRelease, 'rwlock/force-release', forceReleaseLua, { ...input, holders: {} }));
 
   it("KEYS: the lock, its channel, its hold markers, this request's record", () => {
-    expect(readWriteForceRelease.keys({ ...input, mode: 'write' })).toEqual(['orders', 'redisson_rwlock:{orders}', 'deadbolt_holds:{orders}', 'deadbolt_request:{orders}:inst-1:9']);
+    expect(readWriteForceRelease.keys({ ...input, mode: 'write' })).toEqual([
+      'orders',
+      'redisson_rwlock:{orders}',
+      'deadbolt_holds:{orders}',
+      'deadbolt_request:{orders}:inst-1:9',
+    ]);
     expect(readWriteForceRelease.keys({ ...input, name: TAGGED })).toEqual([
       TAGGED,
       'redisson_rwlock:tenant:{7}:orders',
@@ -182,13 +246,29 @@ describe('readWriteForceRelease (force-release.lua)', () => {
   });
 
   it.each(
-    PUBLISH_COMMANDS.flatMap((publish) => [
-      ['read', 0, publish],
-      ['write', 1, publish],
-    ] as const),
-  )('ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s, the deadline, the record TTL, the hash as read', (mode, message, publish) => {
-    expect(readWriteForceRelease.args({ ...input, mode }, context(publish))).toEqual([mode, message, publish, DEADLINE, COMMAND_LATCH_TTL, 'mode', 'read', reader, '2']);
-  });
+    PUBLISH_COMMANDS.flatMap(
+      (publish) =>
+        [
+          ['read', 0, publish],
+          ['write', 1, publish],
+        ] as const,
+    ),
+  )(
+    'ARGV for mode %s: the mode, message %i (read wakes one, write wakes all), %s, the deadline, the record TTL, the hash as read',
+    (mode, message, publish) => {
+      expect(readWriteForceRelease.args({ ...input, mode }, context(publish))).toEqual([
+        mode,
+        message,
+        publish,
+        DEADLINE,
+        COMMAND_LATCH_TTL,
+        'mode',
+        'read',
+        reader,
+        '2',
+      ]);
+    },
+  );
 
   it.each([
     [1, true],
@@ -268,8 +348,11 @@ describe('readWriteState (state.lua)', () => {
 
 describe('script composition', () => {
   // Core's fragments carry the fragments they are written over: each function is defined once.
-  it.each(Object.values(rwlockScripts).map((script) => [script.name, script.source] as const))('%s defines each Lua function once', (_name, source) => {
-    const defined = [...source.matchAll(/^local function (\w+)/gm)].map((match) => match[1]);
-    expect(defined.filter((name, i) => defined.indexOf(name) !== i)).toEqual([]);
-  });
+  it.each(Object.values(rwlockScripts).map((script) => [script.name, script.source] as const))(
+    '%s defines each Lua function once',
+    (_name, source) => {
+      const defined = [...source.matchAll(/^local function (\w+)/gm)].map((match) => match[1]);
+      expect(defined.filter((name, i) => defined.indexOf(name) !== i)).toEqual([]);
+    },
+  );
 });

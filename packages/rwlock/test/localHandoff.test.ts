@@ -15,7 +15,9 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
   /** A hash as field -> value. */
   const hash = async (name: string, key = name) => {
     const entries = (await raw(name, 'HGETALL', key)) as string[];
-    return Object.fromEntries(Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]));
+    return Object.fromEntries(
+      Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]),
+    );
   };
   /** Once the client's waiters sleep on the lock's channel, where a release can pass the lock to a writer. */
   const asleep = async (client: LockClient) => {
@@ -102,7 +104,7 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     expect(await raw(name, 'EXISTS', name)).toBe(0);
   });
 
-  it('tasks of two clients writing, reading and downgrading: a writer is never beside another writer or another owner\'s reader', async () => {
+  it("tasks of two clients writing, reading and downgrading: a writer is never beside another writer or another owner's reader", async () => {
     const clients = [await ctx.client(), await ctx.client({ localHandoff: { maxPasses: 3, maxMillis: 20 } })];
     const name = ctx.uniqueName('handoff-mixed');
     const writers = new Set<string>();
@@ -110,7 +112,7 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     const violations: string[] = [];
     const othersReading = (who: string) => [...readers].some(([owner, count]) => owner !== who && count > 0);
     const enterRead = (who: string) => {
-      if ([...writers].some((owner) => owner !== who)) violations.push('a reader beside another owner\'s writer');
+      if ([...writers].some((owner) => owner !== who)) violations.push("a reader beside another owner's writer");
       readers.set(who, (readers.get(who) ?? 0) + 1);
     };
     const leaveRead = (who: string) => readers.set(who, (readers.get(who) ?? 1) - 1);

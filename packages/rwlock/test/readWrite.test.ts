@@ -3,7 +3,15 @@
 // downgrade and refused upgrade, per-hold leases and their renewal, force unlock per mode.
 import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useSuiteContext } from '@deadbolt/conformance';
 import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
-import { InvalidArgumentError, LockError, LockLostError, LockNotHeldError, LockWaitTimeoutError, type HeldLock, type LockClient } from '@deadbolt/core';
+import {
+  InvalidArgumentError,
+  LockError,
+  LockLostError,
+  LockNotHeldError,
+  LockWaitTimeoutError,
+  type HeldLock,
+  type LockClient,
+} from '@deadbolt/core';
 import { lockRuntime } from '@deadbolt/core/kit';
 import { LockUpgradeError, ReadWriteLock } from '@deadbolt/rwlock';
 import { describe, expect, it, vi } from 'vitest';
@@ -14,7 +22,9 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
   /** The lock's hash as field -> value. */
   const hash = async (name: string) => {
     const entries = (await raw(name, 'HGETALL', name)) as string[];
-    return Object.fromEntries(Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]));
+    return Object.fromEntries(
+      Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]),
+    );
   };
   const holdKeyExists = async (lock: ReadWriteLock, client: LockClient, owner: string, n: number) => {
     const key = lock.keys.readHoldKey(`${client.id}:${owner}`, n);
@@ -33,7 +43,11 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const b = await second.acquire();
     const shortStart = performance.now();
     const short = await second.acquire({ leaseTime: 1_500 });
-    expect([await first.holdCount(a.owner), await second.holdCount(b.owner), await second.holdCount(short.owner)]).toEqual([1, 1, 1]);
+    expect([
+      await first.holdCount(a.owner),
+      await second.holdCount(b.owner),
+      await second.holdCount(short.owner),
+    ]).toEqual([1, 1, 1]);
     const write = new ReadWriteLock(writerClient, name).writeLock();
     expect(await write.isLocked()).toBe(false);
     let writerIn = false;
@@ -117,7 +131,10 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const lock = new ReadWriteLock(client, ctx.uniqueName('upgrade'));
     const read = await lock.readLock().acquire({ owner: 'o' });
     const started = performance.now();
-    const error = await lock.writeLock().acquire({ owner: 'o' }).catch((e: unknown) => e);
+    const error = await lock
+      .writeLock()
+      .acquire({ owner: 'o' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockUpgradeError);
     expect(error).toBeInstanceOf(LockError);
     expect(error).toMatchObject({ owner: 'o', lockName: lock.name });
@@ -135,7 +152,11 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
   });
 
   it("a dead client's reader keeps a writer out only until its own lease ends, and leaves nothing", async () => {
-    const [dying, live, writerClient] = [await ctx.client({ watchdogTimeout: 1_500 }), await ctx.client(), await ctx.client()];
+    const [dying, live, writerClient] = [
+      await ctx.client({ watchdogTimeout: 1_500 }),
+      await ctx.client(),
+      await ctx.client(),
+    ];
     const name = ctx.uniqueName('dead-reader');
     const deadLock = new ReadWriteLock(dying, name);
     const dead = await deadLock.readLock().acquire({ owner: 'd' });
@@ -189,7 +210,9 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
       await lock.readLock().acquire({ owner: 'r2' }),
     ];
     // Write holds of other locks in the same slot ride in the same batches.
-    const writes = await Promise.all(Array.from({ length: 10 }, (_, i) => new ReadWriteLock(client, `{${tag}}:w${i}`).writeLock().acquire()));
+    const writes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => new ReadWriteLock(client, `{${tag}}:w${i}`).writeLock().acquire()),
+    );
     const run = vi.spyOn(lockRuntime(client), 'run');
     await sleep(3 * RENEWED_WATCHDOG_MS + 200);
     const renewals = run.mock.calls.filter(([call]) => call.script.name === 'rwlock/renew');
@@ -199,7 +222,11 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     expect(renewals.length).toBeGreaterThanOrEqual(5);
     expect(renewals.every(([call]) => call.keys.length === 13)).toBe(true);
     expect([...reads, ...writes].some((held) => held.signal.aborted)).toBe(false);
-    for (const [owner, n] of [['r1', 1], ['r1', 2], ['r2', 1]] as const) {
+    for (const [owner, n] of [
+      ['r1', 1],
+      ['r1', 2],
+      ['r2', 1],
+    ] as const) {
       const ttl = Number(await raw(lock.name, 'PTTL', lock.keys.readHoldKey(`${client.id}:${owner}`, n)));
       expect(ttl).toBeGreaterThan(0);
     }

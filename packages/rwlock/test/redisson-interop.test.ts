@@ -69,7 +69,12 @@ describe.each(BACKENDS)('ReadWriteLock interop with Redisson on $adapter/$topolo
     // Redisson's reader shares; Deadbolt's release leaves it holding.
     expect(await redisson.readLock().tryLockInner(thread, 30_000)).toBeNull();
     await read.release();
-    expect(await raw(lock.name, 'HGETALL', lock.name)).toEqual(['mode', 'read', redisson.readLock().lockName(thread), '1']);
+    expect(await raw(lock.name, 'HGETALL', lock.name)).toEqual([
+      'mode',
+      'read',
+      redisson.readLock().lockName(thread),
+      '1',
+    ]);
     expect(isTtl(await raw(lock.name, 'PTTL', `${redisson.readLock().timeoutPrefix(thread)}:1`))).toBe(true);
     await redisson.readLock().unlock(thread);
     expect(await raw(lock.name, 'EXISTS', lock.name)).toBe(0);

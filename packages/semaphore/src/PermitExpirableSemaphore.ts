@@ -104,9 +104,12 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    */
   async release(permitId: string): Promise<void> {
     if (!(await this.tryRelease(permitId))) {
-      throw new LockNotHeldError(`No permit of semaphore "${this.name}" is held under id ${permitId}: released already, or its lease ended`, {
-        lockName: this.name,
-      });
+      throw new LockNotHeldError(
+        `No permit of semaphore "${this.name}" is held under id ${permitId}: released already, or its lease ended`,
+        {
+          lockName: this.name,
+        },
+      );
     }
   }
 
@@ -122,7 +125,11 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
     // A request id of this call's own: a copy of it (a driver's re-send, or a retry after an
     // outcome not learned) answers the first outcome, while calling again is a new request (and
     // finds the permit given back).
-    return (await this.runOnce(call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }))) === 1;
+    return (
+      (await this.runOnce(
+        call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }),
+      )) === 1
+    );
   }
 
   /**
@@ -140,7 +147,9 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
     const lease = checkDuration(leaseTime, 'leaseTime', { min: 1 });
     // A request of its own, which stands for a hold too: its lease record makes a copy change nothing.
     const request = this.runtime.newHoldId();
-    return this.runOnce(call(expirableUpdateLeaseCommand, { name: this.name, ids: [id], lease, hold: request, request }));
+    return this.runOnce(
+      call(expirableUpdateLeaseCommand, { name: this.name, ids: [id], lease, hold: request, request }),
+    );
   }
 
   /** @internal */
@@ -209,8 +218,10 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
       guardLease: false,
       target: { command: expirableRenewCommand, name, field, hold },
       acquiredAt,
-      release: async () => (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
-      extend: (lease) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request: runtime.newHoldId() })),
+      release: async () =>
+        (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
+      extend: (lease) =>
+        runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request: runtime.newHoldId() })),
       reportLost: (error) => {
         if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: name, field, error });
       },

@@ -77,7 +77,11 @@ export class Semaphore extends SemaphoreBase {
    *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
    */
   async acquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits> {
-    const { waitTime, signal } = checkAcquire(permits, options, { minPermits: 0, defaultWait: Infinity, leased: false });
+    const { waitTime, signal } = checkAcquire(permits, options, {
+      minPermits: 0,
+      defaultWait: Infinity,
+      leased: false,
+    });
     const held = await this.#take(permits, waitTime, signal);
     if (held === null) throw new PermitWaitTimeoutError(this.name, waitTime, permits);
     return held;
@@ -109,7 +113,10 @@ export class Semaphore extends SemaphoreBase {
    */
   async release(permits = 1): Promise<void> {
     checkPermits(permits, 0);
-    if (permits > 0) await this.runOnce(call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId(), ttl: 'keep' }));
+    if (permits > 0)
+      await this.runOnce(
+        call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId(), ttl: 'keep' }),
+      );
   }
 
   /** @internal */
@@ -148,7 +155,15 @@ export class Semaphore extends SemaphoreBase {
       return true;
     };
     try {
-      await waitOnChannel({ runtime, channel: this.channel, wakes: SEMAPHORE_WAKES, waitTime, signal, check: attempt, checkBeforeJoining: true });
+      await waitOnChannel({
+        runtime,
+        channel: this.channel,
+        wakes: SEMAPHORE_WAKES,
+        waitTime,
+        signal,
+        check: attempt,
+        checkBeforeJoining: true,
+      });
     } catch (error) {
       // Gives back what it took, or leaves its record claimed so that a copy arriving later takes nothing.
       if (uncertain !== undefined) await this.#giveBack(uncertain);

@@ -104,7 +104,8 @@ export abstract class SemaphoreBase {
   protected async giveBack(command: Call<unknown>): Promise<void> {
     const { events } = this.runtime;
     await this.runtime.giveBack(command, (error) => {
-      if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
+      if (events.listening('handledError'))
+        events.emit('handledError', { operation: 'giveBack', name: this.name, error });
     });
   }
 }

@@ -72,9 +72,11 @@ class HoldsKeeper {
       this.#saw(await runtime.run(call(syncHoldsCommand, { name: this.#name })));
     } catch (error) {
       const { events } = runtime;
-      if (events.listening('handledError')) events.emit('handledError', { operation: 'renew', name: this.#name, error });
+      if (events.listening('handledError'))
+        events.emit('handledError', { operation: 'renew', name: this.#name, error });
       const left = this.#until - performance.now();
-      if (left > 0 && this.#holders > 0 && !runtime.closed && this.#timer === undefined) this.#lookIn(Math.max(SHORTEST_LOOK_MS, Math.min(RETRY_MS, left / 2)));
+      if (left > 0 && this.#holders > 0 && !runtime.closed && this.#timer === undefined)
+        this.#lookIn(Math.max(SHORTEST_LOOK_MS, Math.min(RETRY_MS, left / 2)));
     }
   }
 

@@ -9,7 +9,8 @@ import { checkCount, checkDuration, checkOptions, checkSignal } from '@deadbolt/
  */
 export function checkPermits(value: unknown, min: number, argument = 'permits'): number {
   checkCount(value, argument, min);
-  if (!Number.isSafeInteger(value)) throw new InvalidArgumentError(argument, `must be a safe integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value))
+    throw new InvalidArgumentError(argument, `must be a safe integer, got ${String(value)}`);
   return value as number;
 }
 
@@ -52,8 +53,12 @@ export function checkAcquire(permits: unknown, options: unknown, rules: AcquireR
   const checked = checkOptions<GivenAcquireOptions>(options, rules.leased ? LEASED_OPTIONS : OPTIONS);
   return {
     permits: permits as number,
-    waitTime: checked.waitTime === undefined ? rules.defaultWait : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true }),
+    waitTime:
+      checked.waitTime === undefined
+        ? rules.defaultWait
+        : checkDuration(checked.waitTime, 'options.waitTime', { allowInfinity: true }),
     signal: checkSignal(checked.signal),
-    leaseTime: checked.leaseTime === undefined ? undefined : checkDuration(checked.leaseTime, 'options.leaseTime', { min: 1 }),
+    leaseTime:
+      checked.leaseTime === undefined ? undefined : checkDuration(checked.leaseTime, 'options.leaseTime', { min: 1 }),
   };
 }

@@ -24,7 +24,10 @@ export function newPermitIds(count: number): string[] {
  */
 export function checkPermitId(value: unknown, argument = 'permitId'): string {
   if (typeof value !== 'string' || !PERMIT_ID.test(value)) {
-    throw new InvalidArgumentError(argument, `must be a permit id (hex digits, two per byte), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be a permit id (hex digits, two per byte), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
+    );
   }
   return value;
 }

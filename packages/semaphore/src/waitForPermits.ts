@@ -42,7 +42,14 @@ export async function waitForPermits(wait: PermitWait): Promise<boolean> {
       return (sooner = reply.expiresAt !== undefined && reply.expiresAt < bound);
     };
     const untilExpiry = bound - Date.now() + EXPIRY_MARGIN;
-    const ended = await waitOnChannel({ runtime, channel, wakes: SEMAPHORE_WAKES, waitTime: Math.max(0, Math.min(remaining, untilExpiry)), signal, check });
+    const ended = await waitOnChannel({
+      runtime,
+      channel,
+      wakes: SEMAPHORE_WAKES,
+      waitTime: Math.max(0, Math.min(remaining, untilExpiry)),
+      signal,
+      check,
+    });
     if (ended || sooner) continue;
     // The round ran out: the wait is over, or a lease has ended and trying again reclaims it.
     if (performance.now() >= deadline) return false;

@@ -1,6 +1,12 @@
 // The semaphore's commands without Redis: each command's KEYS, ARGV and reply decoding against the
 // header of the .lua script it runs (issue 18), and the fragments each script runs after (issue 30).
-import { commandContext, COMMAND_DEADLINE, COMMAND_LATCH_TTL, PUBLISH_COMMANDS, expectScript } from '@deadbolt/conformance/commands';
+import {
+  commandContext,
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  PUBLISH_COMMANDS,
+  expectScript,
+} from '@deadbolt/conformance/commands';
 import { coreLua, hashSlot } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { addPermitsCommand } from '../src/commands/addPermits.js';
@@ -53,7 +59,9 @@ describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
     [[1, -1], 'taken', -1],
     [[0, 5000], 'tooFew', 5000],
     [[-1, -2], 'givenBack', -2],
-  ])('decodes %j as %s, with the semaphore\'s PTTL', (reply, outcome, ttl) => expect(tryAcquirePermitsCommand.decode(reply)).toEqual({ outcome, ttl }));
+  ])("decodes %j as %s, with the semaphore's PTTL", (reply, outcome, ttl) =>
+    expect(tryAcquirePermitsCommand.decode(reply)).toEqual({ outcome, ttl }),
+  );
 });
 
 describe('returnPermitsCommand (return-permits.lua)', () => {
@@ -67,9 +75,12 @@ describe('returnPermitsCommand (return-permits.lua)', () => {
     oneSlot(returnPermitsCommand.keys({ ...hold, name: TAGGED }));
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: the publish command, the hold id, how long the record keeps the outcome', (publish) => {
-    expect(returnPermitsCommand.args(hold, commandContext(publish))).toEqual([publish, 'a1b2:7', COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: the publish command, the hold id, how long the record keeps the outcome',
+    (publish) => {
+      expect(returnPermitsCommand.args(hold, commandContext(publish))).toEqual([publish, 'a1b2:7', COMMAND_LATCH_TTL]);
+    },
+  );
 
   it('replies the permits given back; nil, none held, is 0', () => {
     expect(returnPermitsCommand.decode(2)).toBe(2);
@@ -92,10 +103,25 @@ describe('addPermitsCommand (add-permits.lua)', () => {
     oneSlot(tagged);
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: the permits, the publish command, what becomes of the TTL, the deadline, the record's life past it", (publish) => {
-    expect(addPermitsCommand.args({ ...adding, permits: -2 }, commandContext(publish))).toEqual([-2, publish, 'clear', COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-    expect(addPermitsCommand.args({ ...adding, ttl: 'keep' }, commandContext(publish))).toEqual([3, publish, 'keep', COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: the permits, the publish command, what becomes of the TTL, the deadline, the record's life past it",
+    (publish) => {
+      expect(addPermitsCommand.args({ ...adding, permits: -2 }, commandContext(publish))).toEqual([
+        -2,
+        publish,
+        'clear',
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+      expect(addPermitsCommand.args({ ...adding, ttl: 'keep' }, commandContext(publish))).toEqual([
+        3,
+        publish,
+        'keep',
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 });
 
 describe('trySetPermitsCommand (try-set-permits.lua)', () => {
@@ -109,9 +135,17 @@ describe('trySetPermitsCommand (try-set-permits.lua)', () => {
     oneSlot(trySetPermitsCommand.keys({ ...requestInput, name: TAGGED }));
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: the permits, the publish command, the deadline, the record's life past it", (publish) => {
-    expect(trySetPermitsCommand.args({ ...requestInput, permits: 2 }, commandContext(publish))).toEqual([2, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: the permits, the publish command, the deadline, the record's life past it",
+    (publish) => {
+      expect(trySetPermitsCommand.args({ ...requestInput, permits: 2 }, commandContext(publish))).toEqual([
+        2,
+        publish,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 });
 
 describe('drainPermitsCommand (drain-permits.lua)', () => {
@@ -137,7 +171,9 @@ describe('syncHoldsCommand (sync-holds.lua)', () => {
     expect(syncHoldsCommand.keys({ name: 'exports' })).toEqual(['exports', HOLDS]);
     oneSlot(syncHoldsCommand.keys({ name: TAGGED }));
     expect(syncHoldsCommand.args({ name: 'exports' }, commandContext('publish'))).toEqual([]);
-    expect([syncHoldsCommand.decode(-2), syncHoldsCommand.decode(-1), syncHoldsCommand.decode(900)]).toEqual([-2, -1, 900]);
+    expect([syncHoldsCommand.decode(-2), syncHoldsCommand.decode(-1), syncHoldsCommand.decode(900)]).toEqual([
+      -2, -1, 900,
+    ]);
   });
 });
 
@@ -165,7 +201,8 @@ describe('decoding', () => {
 });
 
 describe('availablePermitsCommand (available-permits.lua)', () => {
-  it('runs semaphore/available-permits', () => expectScript(availablePermitsCommand, 'semaphore/available-permits', availablePermitsLua, { name: 'exports' }));
+  it('runs semaphore/available-permits', () =>
+    expectScript(availablePermitsCommand, 'semaphore/available-permits', availablePermitsLua, { name: 'exports' }));
 
   it('KEYS: the semaphore; no ARGV', () => {
     expect(availablePermitsCommand.keys({ name: 'exports' })).toEqual(['exports']);

@@ -118,7 +118,11 @@ describe.each(BACKENDS)('The holds of a Semaphore on $adapter/$topology', ({ ada
     const client = await ctx.client();
     const on = (name: string, ...args: (string | number)[]) => ctx.backend().command(args, name);
     const semaphoreOn = (label: string) => new Semaphore(client, ctx.uniqueName(label));
-    const [dropped, lengthened, expiring] = [semaphoreOn('keeper-dropped'), semaphoreOn('keeper-lengthened'), semaphoreOn('keeper-expires')];
+    const [dropped, lengthened, expiring] = [
+      semaphoreOn('keeper-dropped'),
+      semaphoreOn('keeper-lengthened'),
+      semaphoreOn('keeper-expires'),
+    ];
     const holds = await Promise.all(
       [dropped, lengthened, expiring].map(async (semaphore) => {
         await on(semaphore.name, 'SET', semaphore.name, 3, 'PX', 800);

@@ -13,7 +13,10 @@ export async function sharded(client: LockClient): Promise<boolean> {
 export async function listen(ctx: BackendContext, channel: string, isSharded: boolean): Promise<string[]> {
   const messages: string[] = [];
   const executor = await ctx.backend().createExecutor();
-  executor.listen({ onMessage: (from, message) => from === channel && messages.push(message), onSubscriberReconnect: () => undefined });
+  executor.listen({
+    onMessage: (from, message) => from === channel && messages.push(message),
+    onSubscriberReconnect: () => undefined,
+  });
   await executor.subscribe(channel, isSharded);
   return messages;
 }

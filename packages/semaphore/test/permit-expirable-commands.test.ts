@@ -1,7 +1,14 @@
 // The permit-expirable semaphore's commands without Redis: each command's KEYS, ARGV and reply
 // decoding against the header of the .lua script it runs (issue 18), and the fragments each
 // script runs after (issue 30).
-import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, COMMAND_NOW, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import {
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  COMMAND_NOW,
+  commandContext,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '@deadbolt/conformance/commands';
 import { coreLua, hashSlot } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { expirableAddPermitsCommand } from '../src/commands/expirableAddPermits.js';
@@ -39,7 +46,13 @@ describe('expirableTryAcquireCommand (expirable-try-acquire.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: now, the publish command, the ids, the lease, the deadline', (publish) => {
-    expect(expirableTryAcquireCommand.args(input, commandContext(publish))).toEqual([COMMAND_NOW, publish, ids.join(' '), 5_000, COMMAND_DEADLINE]);
+    expect(expirableTryAcquireCommand.args(input, commandContext(publish))).toEqual([
+      COMMAND_NOW,
+      publish,
+      ids.join(' '),
+      5_000,
+      COMMAND_DEADLINE,
+    ]);
   });
 });
 
@@ -48,29 +61,53 @@ describe('expirableUpdateLeaseCommand (expirable-update-lease.lua)', () => {
 
   it('runs semaphore/expirable-update-lease after the shared fragment and the request deadline', () => {
     expectScript(expirableUpdateLeaseCommand, 'semaphore/expirable-update-lease', updateLeaseLua, input);
-    expect(expirableUpdateLeaseCommand.script.source).toBe(`${sharedLua}\n${coreLua.requestDeadline}\n${updateLeaseLua}`);
+    expect(expirableUpdateLeaseCommand.script.source).toBe(
+      `${sharedLua}\n${coreLua.requestDeadline}\n${updateLeaseLua}`,
+    );
   });
 
   it("KEYS: the free permits, {name}:timeout, the channel, the hold's lease record, in one slot", () => {
-    expect(expirableUpdateLeaseCommand.keys(input)).toEqual([...EXPIRABLE_KEYS, 'deadbolt_request:{encoders}:x:3:lease']);
+    expect(expirableUpdateLeaseCommand.keys(input)).toEqual([
+      ...EXPIRABLE_KEYS,
+      'deadbolt_request:{encoders}:x:3:lease',
+    ]);
     oneSlot(expirableUpdateLeaseCommand.keys({ ...input, name: TAGGED }));
   });
 
-  it.each(PUBLISH_COMMANDS)("ARGV with %s: now, the publish command, the ids, the lease, the update's number, its deadline, the record's life", (publish) => {
-    expect(expirableUpdateLeaseCommand.args(input, commandContext(publish))).toEqual([COMMAND_NOW, publish, ids.join(' '), 800, 12, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "ARGV with %s: now, the publish command, the ids, the lease, the update's number, its deadline, the record's life",
+    (publish) => {
+      expect(expirableUpdateLeaseCommand.args(input, commandContext(publish))).toEqual([
+        COMMAND_NOW,
+        publish,
+        ids.join(' '),
+        800,
+        12,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 });
 
 describe('expirableAvailablePermitsCommand (expirable-available-permits.lua)', () => {
   it('runs semaphore/expirable-available-permits after the shared fragment', () => {
-    expectScript(expirableAvailablePermitsCommand, 'semaphore/expirable-available-permits', availableLua, { name: 'encoders' });
+    expectScript(expirableAvailablePermitsCommand, 'semaphore/expirable-available-permits', availableLua, {
+      name: 'encoders',
+    });
     expect(expirableAvailablePermitsCommand.script.source).toBe(`${sharedLua}\n${availableLua}`);
   });
 
-  it.each(PUBLISH_COMMANDS)('KEYS: the free permits, {name}:timeout, the channel; ARGV with %s: now, the publish command', (publish) => {
-    expect(expirableAvailablePermitsCommand.keys({ name: 'encoders' })).toEqual(EXPIRABLE_KEYS);
-    expect(expirableAvailablePermitsCommand.args({ name: 'encoders' }, commandContext(publish))).toEqual([COMMAND_NOW, publish]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'KEYS: the free permits, {name}:timeout, the channel; ARGV with %s: now, the publish command',
+    (publish) => {
+      expect(expirableAvailablePermitsCommand.keys({ name: 'encoders' })).toEqual(EXPIRABLE_KEYS);
+      expect(expirableAvailablePermitsCommand.args({ name: 'encoders' }, commandContext(publish))).toEqual([
+        COMMAND_NOW,
+        publish,
+      ]);
+    },
+  );
 });
 
 describe('expirableReleaseCommand (expirable-release.lua)', () => {
@@ -86,9 +123,17 @@ describe('expirableReleaseCommand (expirable-release.lua)', () => {
     oneSlot(expirableReleaseCommand.keys({ ...input, name: TAGGED }));
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: now, the publish command, the ids, how long the record keeps the outcome', (publish) => {
-    expect(expirableReleaseCommand.args(input, commandContext(publish))).toEqual([COMMAND_NOW, publish, ids.join(' '), COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: now, the publish command, the ids, how long the record keeps the outcome',
+    (publish) => {
+      expect(expirableReleaseCommand.args(input, commandContext(publish))).toEqual([
+        COMMAND_NOW,
+        publish,
+        ids.join(' '),
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 });
 
 describe('expirableAddPermitsCommand (expirable-add-permits.lua)', () => {
@@ -99,17 +144,32 @@ describe('expirableAddPermitsCommand (expirable-add-permits.lua)', () => {
     expect(expirableAddPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${addPermitsLua}`);
   });
 
-  it.each(PUBLISH_COMMANDS)("KEYS: the free permits, the channel, the request's record; ARGV with %s: the permits, the publish command, the deadline, the record's life past it", (publish) => {
-    expect(expirableAddPermitsCommand.keys(input)).toEqual(['encoders', 'redisson_sc:{encoders}', 'deadbolt_request:{encoders}:x:7']);
-    oneSlot(expirableAddPermitsCommand.keys({ ...input, name: TAGGED }));
-    expect(expirableAddPermitsCommand.args(input, commandContext(publish))).toEqual([-2, publish, COMMAND_DEADLINE, COMMAND_LATCH_TTL]);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    "KEYS: the free permits, the channel, the request's record; ARGV with %s: the permits, the publish command, the deadline, the record's life past it",
+    (publish) => {
+      expect(expirableAddPermitsCommand.keys(input)).toEqual([
+        'encoders',
+        'redisson_sc:{encoders}',
+        'deadbolt_request:{encoders}:x:7',
+      ]);
+      oneSlot(expirableAddPermitsCommand.keys({ ...input, name: TAGGED }));
+      expect(expirableAddPermitsCommand.args(input, commandContext(publish))).toEqual([
+        -2,
+        publish,
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+      ]);
+    },
+  );
 });
 
 describe('decoding', () => {
   it('tryAcquire: {1} taken; {0, score} the earliest lease end; {0} nothing expires', () => {
     expect(expirableTryAcquireCommand.decode([1])).toEqual({ taken: true });
-    expect(expirableTryAcquireCommand.decode([0, '1700000012345'])).toEqual({ taken: false, expiresAt: 1_700_000_012_345 });
+    expect(expirableTryAcquireCommand.decode([0, '1700000012345'])).toEqual({
+      taken: false,
+      expiresAt: 1_700_000_012_345,
+    });
     expect(expirableTryAcquireCommand.decode([0])).toEqual({ taken: false, expiresAt: undefined });
   });
 
@@ -143,7 +203,13 @@ describe('expirableRenewCommand (expirable-renew.lua)', () => {
       'deadbolt_request:{encoders}:x:2:lease',
     ]);
     oneSlot(expirableRenewCommand.keys({ lease: 30_000, holds: holds.map((hold) => ({ ...hold, name: TAGGED })) }));
-    expect(expirableRenewCommand.args({ lease: 30_000, holds }, commandContext('publish'))).toEqual([30_000, COMMAND_NOW, COMMAND_DEADLINE, 'aa bb', 'cc']);
+    expect(expirableRenewCommand.args({ lease: 30_000, holds }, commandContext('publish'))).toEqual([
+      30_000,
+      COMMAND_NOW,
+      COMMAND_DEADLINE,
+      'aa bb',
+      'cc',
+    ]);
   });
 
   it('decodes 1 as renewed and 0 as gone, per hold', () => {

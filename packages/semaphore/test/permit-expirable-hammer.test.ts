@@ -27,7 +27,10 @@ describe.each(BACKENDS)('PermitExpirableSemaphore hammer on $adapter/$topology',
         const [mine, other] = [semaphores[task % 2]!, semaphores[(task + 1) % 2]!];
         const permits = 1 + (task % 3 === 0 ? 1 : 0);
         for (let round = 0; round < ROUNDS; round++) {
-          const held = await mine.acquire(permits, { waitTime: 20_000, ...(task % 2 === 0 ? { leaseTime: LEASE } : {}) });
+          const held = await mine.acquire(permits, {
+            waitTime: 20_000,
+            ...(task % 2 === 0 ? { leaseTime: LEASE } : {}),
+          });
           const from = performance.now();
           await sleep(3);
           holds.push({ from, to: performance.now(), permits });

@@ -24,6 +24,8 @@ describe('permit ids', () => {
   });
 
   it.each(['', 'a', 'abc', 'zz', '0x12', 'ab cd', 12])('refuses %j, naming permitId', (id) => {
-    expect(() => checkPermitId(id)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument: 'permitId' }));
+    expect(() => checkPermitId(id)).toThrow(
+      expect.objectContaining({ name: 'InvalidArgumentError', argument: 'permitId' }),
+    );
   });
 });

@@ -3,7 +3,15 @@
 // @deadbolt/conformance: Redisson's scripts run raw (permit ids sent as their bytes into
 // {name}:timeout, leases as wall-clock scores, releases publishing on redisson_sc:{name}), and its
 // threads waiting through its SemaphorePubSub until a message or the earliest lease end.
-import { BACKENDS, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, useRedissonPeers, type RedissonPeer } from '@deadbolt/conformance';
+import {
+  BACKENDS,
+  eventually,
+  RENEWED_WATCHDOG_MS,
+  sleep,
+  useBackendContext,
+  useRedissonPeers,
+  type RedissonPeer,
+} from '@deadbolt/conformance';
 import { describe, expect, it } from 'vitest';
 import { PermitExpirableSemaphore } from '../src/index.js';
 import { mostHeldAtOnce, type Hold } from './holds.js';
@@ -62,7 +70,10 @@ describe.each(BACKENDS)('PermitExpirableSemaphore and Redisson on $adapter/$topo
     const redisson = java.getPermitExpirableSemaphore(ctx.uniqueName('messages-redisson'));
     expect(await redisson.trySetPermits(4)).toBe(true);
     const isSharded = await sharded(client);
-    const [ours, theirs] = [await listen(ctx, semaphore.channel, isSharded), await listen(ctx, redisson.channelName, isSharded)];
+    const [ours, theirs] = [
+      await listen(ctx, semaphore.channel, isSharded),
+      await listen(ctx, redisson.channelName, isSharded),
+    ];
     // The same steps on each side: two ids given back, then one, permits added, taken away, none added.
     await (await semaphore.acquire(2, { leaseTime: LONG_LEASE })).release();
     const [one] = (await semaphore.acquire(1, { leaseTime: LONG_LEASE })).ids;

@@ -2,8 +2,22 @@
 // (issue 18): permits with ids and leases, released by id from anywhere, reclaimed when their
 // lease ends, renewed by the watchdog, waited for by pub/sub and until the earliest lease ends;
 // waits end by time, abort and close, and leave nothing behind.
-import { BACKENDS_WITH_SENTINEL, eventually, RENEWED_WATCHDOG_MS, sleep, useBackendContext, waitersAsleep, type BackendContext } from '@deadbolt/conformance';
-import { ClientClosedError, InvalidArgumentError, LockLostError, LockNotHeldError, type LockClient } from '@deadbolt/core';
+import {
+  BACKENDS_WITH_SENTINEL,
+  eventually,
+  RENEWED_WATCHDOG_MS,
+  sleep,
+  useBackendContext,
+  waitersAsleep,
+  type BackendContext,
+} from '@deadbolt/conformance';
+import {
+  ClientClosedError,
+  InvalidArgumentError,
+  LockLostError,
+  LockNotHeldError,
+  type LockClient,
+} from '@deadbolt/core';
 import { call, lockRuntime, type LockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { expirableReleaseCommand } from '../src/commands/expirableRelease.js';
@@ -19,13 +33,18 @@ const heldCount = (ctx: BackendContext, semaphore: PermitExpirableSemaphore) =>
 
 /** When the earliest lease of the semaphore's held permits ends (wall-clock ms). */
 const scoreOf = async (ctx: BackendContext, semaphore: PermitExpirableSemaphore) =>
-  Number(((await ctx.backend().command(['ZRANGE', semaphore.timeoutsKey, 0, 0, 'WITHSCORES'], semaphore.name)) as string[])[1]);
+  Number(
+    (
+      (await ctx.backend().command(['ZRANGE', semaphore.timeoutsKey, 0, 0, 'WITHSCORES'], semaphore.name)) as string[]
+    )[1],
+  );
 
 /** Renews the permits `field` of `hold` once, as the watchdog does. */
 const renew = (runtime: LockRuntime, name: string, hold: string, lease: number, field: string) =>
   runtime.run(call(expirableRenewCommand, { lease, holds: [{ name, field, hold }] }));
 
-const noChannels = (...clients: LockClient[]) => expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
+const noChannels = (...clients: LockClient[]) =>
+  expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
 
 describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
@@ -182,7 +201,9 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     await waitersAsleep(client);
     controller.abort(new Error('shutting down'));
     await expect(aborted).rejects.toThrow('shutting down');
-    await expect(semaphore.tryAcquire(1, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+    await expect(semaphore.tryAcquire(1, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(
+      'already',
+    );
     noChannels(client);
     expect(await semaphore.availablePermits()).toBe(1);
     expect(await heldCount(ctx, semaphore)).toBe(0);
@@ -244,8 +265,11 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     const { name } = semaphore;
     const ids = newPermitIds(1);
     const hold = runtime.newHoldId();
-    expect(await runtime.run(call(expirableTryAcquireCommand, { name, ids, lease: 60_000, hold }))).toEqual({ taken: true });
-    const update = (request: string, lease: number) => runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request }));
+    expect(await runtime.run(call(expirableTryAcquireCommand, { name, ids, lease: 60_000, hold }))).toEqual({
+      taken: true,
+    });
+    const update = (request: string, lease: number) =>
+      runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request }));
     const [earlier, later] = [runtime.newHoldId(), runtime.newHoldId()];
     const sent = Date.now();
     expect(await update(later, 20_000)).toBe(true);
@@ -281,9 +305,13 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
       [() => semaphore.updateLeaseTime('x', 10), 'permitId'],
       [() => semaphore.updateLeaseTime('00ff', -1), 'leaseTime'],
     ];
-    for (const [refused, argument] of refusals) await expect(refused()).rejects.toMatchObject({ name: 'InvalidArgumentError', argument });
+    for (const [refused, argument] of refusals)
+      await expect(refused()).rejects.toMatchObject({ name: 'InvalidArgumentError', argument });
     const held = await semaphore.trySetPermits(1).then(() => semaphore.acquire());
-    await expect(held.updateLeaseTime(0)).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'leaseTime' });
+    await expect(held.updateLeaseTime(0)).rejects.toMatchObject({
+      name: 'InvalidArgumentError',
+      argument: 'leaseTime',
+    });
     await held.release();
     expect(() => new PermitExpirableSemaphore(client, '')).toThrow(InvalidArgumentError);
     expect(() => new PermitExpirableSemaphore({} as LockClient, name)).toThrow(/Invalid argument client/);

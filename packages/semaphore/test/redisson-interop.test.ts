@@ -3,7 +3,15 @@
 // (a release is INCRBY and a publish of the new value on redisson_sc:{name}), and its waiting
 // threads subscribed through its SemaphorePubSub, which lets through as many threads as a
 // message names permits.
-import { BACKENDS, eventually, sleep, useBackendContext, useRedissonPeers, type RedissonPeer, type RedissonSemaphore } from '@deadbolt/conformance';
+import {
+  BACKENDS,
+  eventually,
+  sleep,
+  useBackendContext,
+  useRedissonPeers,
+  type RedissonPeer,
+  type RedissonSemaphore,
+} from '@deadbolt/conformance';
 import { LockNotHeldError } from '@deadbolt/core';
 import { holdMarkersKey } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
@@ -69,7 +77,8 @@ describe.each(BACKENDS)('Semaphore and Redisson on $adapter/$topology', ({ adapt
     const [client, java] = [await ctx.client(), await peers.start()];
     const pttl = (name: string) => ctx.backend().command(['PTTL', name], name).then(Number);
     const [mine, theirs] = [ctx.uniqueName('ttl-deadbolt'), ctx.uniqueName('ttl-redisson')];
-    for (const name of [mine, theirs]) expect(await java.getSemaphore(name).trySetPermits(3, SEMAPHORE_TTL_MS)).toBe(true);
+    for (const name of [mine, theirs])
+      expect(await java.getSemaphore(name).trySetPermits(3, SEMAPHORE_TTL_MS)).toBe(true);
     const semaphore = new Semaphore(client, mine);
     await semaphore.release(1);
     await java.getSemaphore(theirs).release(1);

@@ -30,7 +30,8 @@ describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', 
     const runtime = lockRuntime(client);
     const hold = runtime.newHoldId();
     const run = <Reply>(command: Call<Reply>) => runtime.run(command);
-    const acquire = (permits: number) => run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, hold })).then((reply) => reply.outcome);
+    const acquire = (permits: number) =>
+      run(call(tryAcquirePermitsCommand, { name: semaphore.name, permits, hold })).then((reply) => reply.outcome);
     const giveBack = () => run(call(returnPermitsCommand, { name: semaphore.name, hold }));
     const recordTtl = () => pttl(requestRecordKey(semaphore.name, hold), semaphore.name);
     const held = () => ctx.backend().command(['HGET', holdMarkersKey(semaphore.name), hold], semaphore.name);
@@ -38,7 +39,10 @@ describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', 
   }
 
   it('an attempt sent twice takes its permits once, held under its hold id for as long as they are held; its record lives until its deadline', async () => {
-    const { semaphore, acquire, giveBack, recordTtl, held } = await semaphoreOn(await ctx.client({ commandTimeout: COMMAND_TIMEOUT_MS }), 'acquire-twice');
+    const { semaphore, acquire, giveBack, recordTtl, held } = await semaphoreOn(
+      await ctx.client({ commandTimeout: COMMAND_TIMEOUT_MS }),
+      'acquire-twice',
+    );
     expect(await acquire(3)).toBe('taken');
     expect(await acquire(3)).toBe('taken');
     expect(await semaphore.availablePermits()).toBe(1);
@@ -89,12 +93,22 @@ describe.each(BACKENDS)('Semaphore requests sent twice, on $adapter/$topology', 
     const { client, semaphore, runtime, run } = await semaphoreOn(await ctx.client(), 'add-twice');
     const { name } = semaphore;
     const twice = async <Reply>(command: Call<Reply>) => [await run(command), await run(command)];
-    expect(await twice(call(addPermitsCommand, { name, permits: 3, request: runtime.newHoldId(), ttl: 'clear' }))).toEqual([PERMITS + 3, PERMITS + 3]);
-    expect(await twice(call(addPermitsCommand, { name, permits: 1, request: runtime.newHoldId(), ttl: 'keep' }))).toEqual([PERMITS + 4, PERMITS + 4]);
-    expect(await twice(call(drainPermitsCommand, { name, request: runtime.newHoldId() }))).toEqual([PERMITS + 4, PERMITS + 4]);
+    expect(
+      await twice(call(addPermitsCommand, { name, permits: 3, request: runtime.newHoldId(), ttl: 'clear' })),
+    ).toEqual([PERMITS + 3, PERMITS + 3]);
+    expect(
+      await twice(call(addPermitsCommand, { name, permits: 1, request: runtime.newHoldId(), ttl: 'keep' })),
+    ).toEqual([PERMITS + 4, PERMITS + 4]);
+    expect(await twice(call(drainPermitsCommand, { name, request: runtime.newHoldId() }))).toEqual([
+      PERMITS + 4,
+      PERMITS + 4,
+    ]);
     expect(await semaphore.availablePermits()).toBe(0);
     const other = ctx.uniqueName('set-twice');
-    expect(await twice(call(trySetPermitsCommand, { name: other, permits: 2, request: runtime.newHoldId() }))).toEqual([true, true]);
+    expect(await twice(call(trySetPermitsCommand, { name: other, permits: 2, request: runtime.newHoldId() }))).toEqual([
+      true,
+      true,
+    ]);
     expect(await new Semaphore(client, other).availablePermits()).toBe(2);
   });
 

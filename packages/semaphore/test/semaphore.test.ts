@@ -12,7 +12,8 @@ async function asleep(...clients: LockClient[]): Promise<void> {
   await sleep(50);
 }
 
-const noChannels = (...clients: LockClient[]) => expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
+const noChannels = (...clients: LockClient[]) =>
+  expect(clients.map((client) => client.activity().channels)).toEqual(clients.map(() => []));
 
 describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
@@ -57,7 +58,9 @@ describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adap
     await asleep(client);
     controller.abort(new Error('shutting down'));
     await expect(aborted).rejects.toThrow('shutting down');
-    await expect(semaphore.tryAcquire(1, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+    await expect(semaphore.tryAcquire(1, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(
+      'already',
+    );
     noChannels(client);
     expect(await semaphore.availablePermits()).toBe(1);
   });
@@ -120,7 +123,10 @@ describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adap
     const name = ctx.uniqueName('input');
     const semaphore = new Semaphore(client, name);
     const refusals: [() => Promise<unknown>, string][] = [
-      ...[-1, 1.5, 2 ** 53, NaN, '3'].map((bad): [() => Promise<unknown>, string] => [() => semaphore.acquire(bad as number), 'permits']),
+      ...[-1, 1.5, 2 ** 53, NaN, '3'].map((bad): [() => Promise<unknown>, string] => [
+        () => semaphore.acquire(bad as number),
+        'permits',
+      ]),
       [() => semaphore.tryAcquire(-1), 'permits'],
       [() => semaphore.release(-1), 'permits'],
       [() => semaphore.trySetPermits(-1), 'permits'],
@@ -130,7 +136,8 @@ describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adap
       [() => semaphore.tryAcquire(1, { signal: 'stop' as unknown as AbortSignal }), 'options.signal'],
       [() => semaphore.acquire(1, { waittime: 10 } as unknown as PermitAcquireOptions), 'options.waittime'],
     ];
-    for (const [refused, argument] of refusals) await expect(refused()).rejects.toMatchObject({ name: 'InvalidArgumentError', argument });
+    for (const [refused, argument] of refusals)
+      await expect(refused()).rejects.toMatchObject({ name: 'InvalidArgumentError', argument });
     expect(() => new Semaphore(client, '')).toThrow(InvalidArgumentError);
     expect(() => new Semaphore(client, '{:x')).toThrow(InvalidArgumentError);
     expect(() => new Semaphore({} as LockClient, name)).toThrow(/Invalid argument client/);

@@ -1,5 +1,13 @@
 import { LockBase, type LockHost } from '@deadbolt/core';
-import { call, checkOptions, exponentialBackoff, reentrantLockKind, type Backoff, type ExponentialBackoffOptions, type LockKind } from '@deadbolt/core/kit';
+import {
+  call,
+  checkOptions,
+  exponentialBackoff,
+  reentrantLockKind,
+  type Backoff,
+  type ExponentialBackoffOptions,
+  type LockKind,
+} from '@deadbolt/core/kit';
 import { spinForceRelease } from './commands/spinForceRelease.js';
 import { spinRelease } from './commands/spinRelease.js';
 

@@ -1,7 +1,13 @@
 // The spin lock's commands and declaration without Redis: each command's KEYS, ARGV and reply
 // decoding against the header of the .lua script it runs, and which command each operation of
 // the kind runs (issue 18).
-import { COMMAND_DEADLINE, COMMAND_LATCH_TTL, commandContext, expectScript, PUBLISH_COMMANDS } from '@deadbolt/conformance/commands';
+import {
+  COMMAND_DEADLINE,
+  COMMAND_LATCH_TTL,
+  commandContext,
+  expectScript,
+  PUBLISH_COMMANDS,
+} from '@deadbolt/conformance/commands';
 import { exponentialBackoff, lockCommands } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { spinForceRelease } from '../src/commands/spinForceRelease.js';
@@ -16,7 +22,11 @@ describe('spinRelease (release.lua)', () => {
   it('runs spin-lock/release', () => expectScript(spinRelease, 'spin-lock/release', releaseLua, input));
 
   it("KEYS: the lock, the acquisition's request record, the hold markers; no channel", () => {
-    expect(spinRelease.keys(input)).toEqual(['reports', 'deadbolt_request:{reports}:inst-1:3', 'deadbolt_holds:{reports}']);
+    expect(spinRelease.keys(input)).toEqual([
+      'reports',
+      'deadbolt_request:{reports}:inst-1:3',
+      'deadbolt_holds:{reports}',
+    ]);
     expect(spinRelease.keys({ ...input, name: 'tenant:{7}:reports' })).toEqual([
       'tenant:{7}:reports',
       'deadbolt_request:tenant:{7}:reports:inst-1:3',
@@ -25,7 +35,11 @@ describe('spinRelease (release.lua)', () => {
   });
 
   it.each(PUBLISH_COMMANDS)('ARGV with %s: owner field, hold id, record TTL; no publish command', (publish) => {
-    expect(spinRelease.args(input, commandContext(publish))).toEqual(['client-1:owner-7', 'inst-1:3', COMMAND_LATCH_TTL]);
+    expect(spinRelease.args(input, commandContext(publish))).toEqual([
+      'client-1:owner-7',
+      'inst-1:3',
+      COMMAND_LATCH_TTL,
+    ]);
   });
 
   it.each([
@@ -41,10 +55,15 @@ describe('spinForceRelease (force-release.lua)', () => {
   const force = { name: 'reports', request: 'inst-1:9', holders: {} } as const;
   const seen = { ...force, holders: { 'client-1:owner-7': '2' } } as const;
 
-  it('runs spin-lock/force-release', () => expectScript(spinForceRelease, 'spin-lock/force-release', forceReleaseLua, force));
+  it('runs spin-lock/force-release', () =>
+    expectScript(spinForceRelease, 'spin-lock/force-release', forceReleaseLua, force));
 
   it("KEYS: the lock, its hold markers, the request's record", () => {
-    expect(spinForceRelease.keys(force)).toEqual(['reports', 'deadbolt_holds:{reports}', 'deadbolt_request:{reports}:inst-1:9']);
+    expect(spinForceRelease.keys(force)).toEqual([
+      'reports',
+      'deadbolt_holds:{reports}',
+      'deadbolt_request:{reports}:inst-1:9',
+    ]);
     expect(spinForceRelease.keys({ ...force, name: 'tenant:{7}:reports' })).toEqual([
       'tenant:{7}:reports',
       'deadbolt_holds:tenant:{7}:reports',
@@ -52,9 +71,17 @@ describe('spinForceRelease (force-release.lua)', () => {
     ]);
   });
 
-  it.each(PUBLISH_COMMANDS)('ARGV with %s: deadline, record TTL, then the hash as read; no publish command', (publish) => {
-    expect(spinForceRelease.args(seen, commandContext(publish))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL, 'client-1:owner-7', '2']);
-  });
+  it.each(PUBLISH_COMMANDS)(
+    'ARGV with %s: deadline, record TTL, then the hash as read; no publish command',
+    (publish) => {
+      expect(spinForceRelease.args(seen, commandContext(publish))).toEqual([
+        COMMAND_DEADLINE,
+        COMMAND_LATCH_TTL,
+        'client-1:owner-7',
+        '2',
+      ]);
+    },
+  );
 
   it.each([
     [1, true],
@@ -76,7 +103,9 @@ describe('spinLockKind', () => {
   });
 
   it("takes, extends, renews and reads the lock with the plain lock's commands", () => {
-    expect(kind.acquire({ field, hold: 'inst-1:1', lease: 30_000, waitTime: 0 }).script).toBe(lockCommands.acquire.script);
+    expect(kind.acquire({ field, hold: 'inst-1:1', lease: 30_000, waitTime: 0 }).script).toBe(
+      lockCommands.acquire.script,
+    );
     expect(kind.extend(field, 'inst-1:1', 10_000, 'inst-1:2').script).toBe(lockCommands.extend.script);
     expect(kind.state(field).script).toBe(lockCommands.state.script);
     expect(kind.renew).toBe(lockCommands.renew);
@@ -84,11 +113,17 @@ describe('spinLockKind', () => {
 
   it('releases and force-unlocks with its own scripts, which publish nothing', () => {
     const release = kind.release(field, 'inst-1:1');
-    expect([release.script, release.keys]).toEqual([spinRelease.script, spinRelease.keys({ name: 'reports', field, hold: 'inst-1:1' })]);
+    expect([release.script, release.keys]).toEqual([
+      spinRelease.script,
+      spinRelease.keys({ name: 'reports', field, hold: 'inst-1:1' }),
+    ]);
     expect(release.args(commandContext('publish'))).toEqual([field, 'inst-1:1', COMMAND_LATCH_TTL]);
     const holders = { [field]: '1' };
     const force = kind.forceRelease({ request: 'inst-1:9', holders });
-    expect([force.script, force.keys]).toEqual([spinForceRelease.script, spinForceRelease.keys({ name: 'reports', request: 'inst-1:9', holders })]);
+    expect([force.script, force.keys]).toEqual([
+      spinForceRelease.script,
+      spinForceRelease.keys({ name: 'reports', request: 'inst-1:9', holders }),
+    ]);
     expect(force.args(commandContext('publish'))).toEqual([COMMAND_DEADLINE, COMMAND_LATCH_TTL, field, '1']);
   });
 });

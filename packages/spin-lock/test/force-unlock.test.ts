@@ -27,11 +27,17 @@ describe.each(BACKENDS)('SpinLock force-unlock on $adapter/$topology', ({ adapte
     expect(await runtime.run(force)).toBe(true);
     expect(await lock.isHeldBy('next')).toBe(true);
     // A new request with the hash as it was: the lock has changed since, so it stays.
-    const stale = call(spinForceRelease, { name, request: `${operator.id}-test:2`, holders: { [`${holder.id}:stuck`]: '1' } });
+    const stale = call(spinForceRelease, {
+      name,
+      request: `${operator.id}-test:2`,
+      holders: { [`${holder.id}:stuck`]: '1' },
+    });
     expect(await runtime.run(stale)).toBe(false);
     // Past its deadline: refused, and the lock stays.
     const late = call(spinForceRelease, { name, request: `${operator.id}-test:3`, holders: await hash() });
-    await expect(runtime.run({ ...late, args: (context) => late.args({ ...context, deadline: 1 }) })).rejects.toThrow(RedisUnavailableError);
+    await expect(runtime.run({ ...late, args: (context) => late.args({ ...context, deadline: 1 }) })).rejects.toThrow(
+      RedisUnavailableError,
+    );
     expect(await lock.isHeldBy('next')).toBe(true);
     await next.release();
     expect(await new SpinLock(operator, name).forceUnlock()).toBe(false);

@@ -12,7 +12,9 @@ describe('SpinLock options', () => {
   it('takes no options, an empty backoff, or any valid part of one', () => {
     expect(new SpinLock(client, 'reports').name).toBe('reports');
     expect(new SpinLock(client, 'reports', {}).name).toBe('reports');
-    expect(new SpinLock(client, 'reports', { backoff: { initialDelay: 5, maxDelay: 500, multiplier: 1.5 } }).name).toBe('reports');
+    expect(new SpinLock(client, 'reports', { backoff: { initialDelay: 5, maxDelay: 500, multiplier: 1.5 } }).name).toBe(
+      'reports',
+    );
     expect(new SpinLock(client, 'reports', { backoff: { multiplier: 1 } }).name).toBe('reports');
   });
 

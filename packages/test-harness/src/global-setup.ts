@@ -63,7 +63,9 @@ export async function finishRun(runDir: string): Promise<ReapResult> {
   const result = await reapRunDir(runDir);
   fs.rmSync(runDir, { recursive: true, force: true });
   const leftovers = result.killed > 0 ? ` (killed ${result.killed} that were still running at the end)` : '';
-  console.log(`test-harness: started ${result.started} redis-server processes, ${result.leftRunning.length} left running${leftovers}`);
+  console.log(
+    `test-harness: started ${result.started} redis-server processes, ${result.leftRunning.length} left running${leftovers}`,
+  );
   return result;
 }
 

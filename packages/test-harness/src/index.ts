@@ -7,7 +7,12 @@
  * @packageDocumentation
  */
 export type { RedisNode } from './node/redis-node.js';
-export { startStandalone, useStandalone, type StandaloneOptions, type StandaloneTarget } from './topology/standalone.js';
+export {
+  startStandalone,
+  useStandalone,
+  type StandaloneOptions,
+  type StandaloneTarget,
+} from './topology/standalone.js';
 export { startServers, type ServersHandle } from './topology/servers.js';
 export { startReplicated, type ReplicatedHandle } from './topology/replicated.js';
 export { startSentinel, type SentinelAddress, type SentinelHandle, type SentinelOptions } from './sentinel/sentinel.js';
@@ -42,6 +47,12 @@ export { FaultProxy, startFaultProxy } from './proxy/fault-proxy.js';
 export { ProxyGroup, startProxies, type AddressMap } from './proxy/proxy-group.js';
 export { RequestRule, type CutOptions, type RequestMatch } from './proxy/request-rule.js';
 export { RequestHold, type HeldRequest, type HoldOptions } from './proxy/request-hold.js';
-export { addCounters, type FaultControls, type PartitionOptions, type ProxyCounters, type ProxyDirection } from './proxy/controls.js';
+export {
+  addCounters,
+  type FaultControls,
+  type PartitionOptions,
+  type ProxyCounters,
+  type ProxyDirection,
+} from './proxy/controls.js';
 export type { Delay } from './proxy/delay.js';
 export { openProxyCount, stopAllProxies } from './proxy/registry.js';

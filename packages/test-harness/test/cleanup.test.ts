@@ -52,7 +52,9 @@ describe('the run-dir registry behind the global teardown', () => {
     const fixture = runFixture('setup-teardown', scriptEnv);
     const { runDir, pids } = (await fixture.firstJson) as { runDir: string; pids: number[] };
     expect((await fixture.exited).code).toBe(0);
-    expect(fixture.stdout()).toContain('test-harness: started 2 redis-server processes, 0 left running (killed 1 that were still running at the end)');
+    expect(fixture.stdout()).toContain(
+      'test-harness: started 2 redis-server processes, 0 left running (killed 1 that were still running at the end)',
+    );
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
     expect(fs.existsSync(runDir)).toBe(false);
   });
@@ -62,7 +64,10 @@ describe('after the run ended', () => {
   /** redis-server children of this worker process. */
   const childServers = (): number[] => {
     try {
-      return execFileSync('pgrep', ['-P', String(process.pid), 'redis-server'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+      return execFileSync('pgrep', ['-P', String(process.pid), 'redis-server'], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
     } catch {
       return []; // pgrep exits 1 when nothing matches
     }

@@ -53,15 +53,21 @@ describe('startCluster (3 masters)', () => {
     await master.kill();
     try {
       // Without a replica, the master's slots stay unserved: the others soon say so.
-      await waitFor(async () => parseInfo(await others[0]!.command('CLUSTER', 'INFO')).get('cluster_state') === 'fail', {
-        timeoutMs: 20_000,
-        description: 'the cluster is down',
-      });
+      await waitFor(
+        async () => parseInfo(await others[0]!.command('CLUSTER', 'INFO')).get('cluster_state') === 'fail',
+        {
+          timeoutMs: 20_000,
+          description: 'the cluster is down',
+        },
+      );
       const error: unknown = await cluster.waitUntilHealthy(300).catch((e: unknown) => e);
       const { message } = error as Error;
-      expect(message).toMatch(/^timed out after 300 ms waiting until the cluster is healthy \(last error: node \d+ says cluster_state:fail\)\n/);
+      expect(message).toMatch(
+        /^timed out after 300 ms waiting until the cluster is healthy \(last error: node \d+ says cluster_state:fail\)\n/,
+      );
       expect(message).toContain(`node ${master.port}: not running`);
-      for (const node of others) expect(message).toMatch(new RegExp(`^node ${node.port} \\(current epoch \\d+\\) sees:$`, 'm'));
+      for (const node of others)
+        expect(message).toMatch(new RegExp(`^node ${node.port} \\(current epoch \\d+\\) sees:$`, 'm'));
       // Their CLUSTER NODES lines: the killed master is failed.
       expect(message).toMatch(new RegExp(`127\\.0\\.0\\.1:${master.port}@\\d+ master,fail `));
     } finally {

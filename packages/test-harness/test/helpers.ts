@@ -42,12 +42,18 @@ export function runFixture(name: string, env: Record<string, string | undefined>
         }
       }
     });
-    void exited.then(({ code, signal }) => reject(new Error(`fixture ${name} exited (${code ?? signal}) before printing JSON:\n${out}\n${err}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`fixture ${name} exited (${code ?? signal}) before printing JSON:\n${out}\n${err}`)),
+    );
   });
   return { child, firstJson, stdout: () => out, exited };
 }
 
 /** Waits until none of the pids is alive (a zombie counts as gone). */
 export function waitUntilGone(pids: readonly number[], timeoutMs = 5000): Promise<void> {
-  return waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs, intervalMs: 20, description: `pids ${pids.join(', ')} are gone` });
+  return waitFor(() => pids.every((pid) => !isAlive(pid)), {
+    timeoutMs,
+    intervalMs: 20,
+    description: `pids ${pids.join(', ')} are gone`,
+  });
 }

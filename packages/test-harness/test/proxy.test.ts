@@ -32,7 +32,10 @@ function ioredisThrough(proxy: FaultProxy): Redis {
 /** How many listeners and sockets this process has open. */
 function handles(): { servers: number; sockets: number } {
   const kinds = process.getActiveResourcesInfo();
-  return { servers: kinds.filter((kind) => kind === 'TCPServerWrap').length, sockets: kinds.filter((kind) => kind === 'TCPSocketWrap').length };
+  return {
+    servers: kinds.filter((kind) => kind === 'TCPServerWrap').length,
+    sockets: kinds.filter((kind) => kind === 'TCPSocketWrap').length,
+  };
 }
 
 describe('fault proxy in front of a standalone server', () => {
@@ -103,11 +106,20 @@ describe('fault proxy in front of a standalone server', () => {
       const watchBefore = proxy.watchRequests({ marker: before });
       const watchAfter = proxy.watchRequests({ marker: after });
       // Sent together: the one before the cut gets its reply, the one after never reaches Redis.
-      const [set, incremented, get] = await Promise.all([client.set(before, '1'), client.incr(counter), client.get(after)]);
+      const [set, incremented, get] = await Promise.all([
+        client.set(before, '1'),
+        client.incr(counter),
+        client.get(after),
+      ]);
       expect({ set, incremented, get }).toEqual({ set: 'OK', incremented: 2, get: null });
       // The first INCR ran (the counter is 2, not 1) and its reply was swallowed; ioredis sent it again.
       expect(await node.command('GET', counter)).toBe('2');
-      expect({ seen: cut.seen, cut: cut.cut, answered: cut.answered, shotsLeft: cut.shotsLeft }).toEqual({ seen: 2, cut: 1, answered: 1, shotsLeft: 0 });
+      expect({ seen: cut.seen, cut: cut.cut, answered: cut.answered, shotsLeft: cut.shotsLeft }).toEqual({
+        seen: 2,
+        cut: 1,
+        answered: 1,
+        shotsLeft: 0,
+      });
       expect({ seen: watchBefore.seen, answered: watchBefore.answered }).toEqual({ seen: 1, answered: 1 });
       expect({ seen: watchAfter.seen, answered: watchAfter.answered }).toEqual({ seen: 1, answered: 1 });
       expect(proxy.counters).toMatchObject({ connectionsAccepted: 2, requestsCut: 1, partitions: 0 });
@@ -149,7 +161,11 @@ describe('fault proxy in front of a standalone server', () => {
       expect(request?.toString('latin1')).toBe(`*2\r\n$4\r\nincr\r\n$${counter.length}\r\n${counter}\r\n`);
       const resent = proxy.watchRequests({ marker: request ?? Buffer.alloc(0) });
       expect(await incremented).toBe(2);
-      expect({ requests: cut.requests.length, resent: resent.seen, answered: resent.answered }).toEqual({ requests: 1, resent: 1, answered: 1 });
+      expect({ requests: cut.requests.length, resent: resent.seen, answered: resent.answered }).toEqual({
+        requests: 1,
+        resent: 1,
+        answered: 1,
+      });
     } finally {
       client.disconnect();
     }
@@ -161,13 +177,22 @@ describe('fault proxy in front of a standalone server', () => {
     const connection = await RespConnection.connect(proxy);
     const hold = proxy.holdRequest({ marker: counter, commands: ['incr'] });
     // Sent together: the one before the hold is answered, the held one never reaches Redis.
-    const [set, incremented] = await Promise.all([connection.command('SET', before, '1'), connection.command('INCR', counter).catch((error: unknown) => error)]);
+    const [set, incremented] = await Promise.all([
+      connection.command('SET', before, '1'),
+      connection.command('INCR', counter).catch((error: unknown) => error),
+    ]);
     expect(set).toBe('OK');
     expect(incremented).toBeInstanceOf(Error);
     await waitFor(() => connection.closed, { timeoutMs: 2_000, description: "the client's side is closed" });
     expect(await node.command('EXISTS', counter)).toBe(0);
     // The client is gone; its connection to Redis stays open for the delivery.
-    expect({ held: hold.held, seen: hold.seen, shotsLeft: hold.shotsLeft, clients: proxy.openConnections, servers: proxy.serverConnections }).toEqual({
+    expect({
+      held: hold.held,
+      seen: hold.seen,
+      shotsLeft: hold.shotsLeft,
+      clients: proxy.openConnections,
+      servers: proxy.serverConnections,
+    }).toEqual({
       held: 1,
       seen: 1,
       shotsLeft: 0,
@@ -180,7 +205,10 @@ describe('fault proxy in front of a standalone server', () => {
     expect(replies.map((reply) => reply.toString('latin1'))).toEqual([':42\r\n']);
     expect(await node.command('GET', counter)).toBe('42');
     expect({ held: hold.held, delivered: hold.delivered }).toEqual({ held: 0, delivered: 1 });
-    await waitFor(() => proxy.serverConnections === 0, { timeoutMs: 2_000, description: 'the old connection closes after the late reply' });
+    await waitFor(() => proxy.serverConnections === 0, {
+      timeoutMs: 2_000,
+      description: 'the old connection closes after the late reply',
+    });
     expect(proxy.counters).toMatchObject({ requestsHeld: 1, requestsDelivered: 1, requestsCut: 0 });
     await expect(hold.deliver()).rejects.toThrow(/no request is held/);
   });
@@ -214,11 +242,18 @@ describe('fault proxy in front of a standalone server', () => {
     await hold.until((rule) => rule.held === 1, 'the copy is held');
     expect(await node.command('GET', counter)).toBe('1');
     await waitFor(() => connection.closed, { timeoutMs: 2_000, description: "the client's side is closed" });
-    expect({ clients: proxy.openConnections, servers: proxy.serverConnections, cut: hold.cut }).toEqual({ clients: 0, servers: 1, cut: 0 });
+    expect({ clients: proxy.openConnections, servers: proxy.serverConnections, cut: hold.cut }).toEqual({
+      clients: 0,
+      servers: 1,
+      cut: 0,
+    });
     const [reply] = await hold.deliver();
     expect(reply?.toString('latin1')).toBe(':2\r\n');
     expect(await node.command('GET', counter)).toBe('2');
-    await waitFor(() => proxy.serverConnections === 0, { timeoutMs: 2_000, description: 'the old connection closes after the late reply' });
+    await waitFor(() => proxy.serverConnections === 0, {
+      timeoutMs: 2_000,
+      description: 'the old connection closes after the late reply',
+    });
     expect(proxy.counters).toMatchObject({ requestsHeld: 1, requestsDelivered: 1, requestsCut: 0 });
   });
 
@@ -257,7 +292,10 @@ describe('fault proxy in front of a standalone server', () => {
     expect(connection.closed).toBe(true);
     expect(await node.command('EXISTS', held, after)).toBe(0);
     await hold.deliver();
-    expect({ held: await node.command('EXISTS', held), after: await node.command('EXISTS', after) }).toEqual({ held: 1, after: 0 });
+    expect({ held: await node.command('EXISTS', held), after: await node.command('EXISTS', after) }).toEqual({
+      held: 1,
+      after: 0,
+    });
   });
 
   it('keeps a held request deliverable through a reset and a partition; closing the proxy drops it', async () => {
@@ -282,12 +320,16 @@ describe('fault proxy in front of a standalone server', () => {
     await expect(sendCommand(proxy, ['SET', dropped, 'v'], { timeoutMs: 2_000 })).rejects.toThrow();
     expect(second.held).toBe(1);
     await proxy.close();
-    expect({ held: second.held, servers: proxy.serverConnections, timers: proxy.pendingTimers }).toEqual({ held: 0, servers: 0, timers: 0 });
+    expect({ held: second.held, servers: proxy.serverConnections, timers: proxy.pendingTimers }).toEqual({
+      held: 0,
+      servers: 0,
+      timers: 0,
+    });
     await expect(second.deliver()).rejects.toThrow(/no request is held/);
     expect(await node.command('EXISTS', dropped)).toBe(0);
   });
 
-  it('checks a hold rule\'s options', () => {
+  it("checks a hold rule's options", () => {
     expect(() => proxy.holdRequest({ marker: 'x', times: -1 })).toThrow(RangeError);
     expect(() => proxy.holdRequest({ marker: 'x', dropClientAfterMs: Number.NaN })).toThrow(RangeError);
   });
@@ -328,7 +370,10 @@ describe('fault proxy in front of a standalone server', () => {
     const second = await RespConnection.connect(proxy);
     await waitFor(() => proxy.openConnections === 2, { timeoutMs: 2_000, description: 'both connections are open' });
     expect(proxy.reset()).toBe(2);
-    await waitFor(() => first.closed && second.closed, { timeoutMs: 2_000, description: 'both connections are closed' });
+    await waitFor(() => first.closed && second.closed, {
+      timeoutMs: 2_000,
+      description: 'both connections are closed',
+    });
     expect(await sendCommand(proxy, ['PING'])).toBe('PONG');
     expect(proxy.counters).toMatchObject({ resets: 1, connectionsAccepted: 3 });
   });
@@ -336,7 +381,11 @@ describe('fault proxy in front of a standalone server', () => {
   it('leaves no listener, socket or timer behind when closed mid-fault', async () => {
     await stopAllProxies();
     // A closed listener's handle goes a moment after its close callback; no other test listens.
-    await waitFor(() => handles().servers === 0, { timeoutMs: 2_000, intervalMs: 10, description: 'the closed proxies stop listening' });
+    await waitFor(() => handles().servers === 0, {
+      timeoutMs: 2_000,
+      intervalMs: 10,
+      description: 'the closed proxies stop listening',
+    });
     const baseline = handles();
     // One proxy holding a request back (a delayed chunk's timer), with a rule armed...
     const busy = await startFaultProxy(node);
@@ -364,7 +413,11 @@ describe('fault proxy in front of a standalone server', () => {
       description: `handles are back to at most ${JSON.stringify(baseline)} (now ${JSON.stringify(handles())})`,
     });
     for (const proxy of [busy, parted]) {
-      expect({ connections: proxy.openConnections, timers: proxy.pendingTimers, partitioned: proxy.partitioned }).toEqual({
+      expect({
+        connections: proxy.openConnections,
+        timers: proxy.pendingTimers,
+        partitioned: proxy.partitioned,
+      }).toEqual({
         connections: 0,
         timers: 0,
         partitioned: false,
@@ -388,8 +441,13 @@ describe('fault proxies in front of a cluster', () => {
 
   it('maps every announced node address to its proxy, and ioredis (natMap) reaches every node through them', async () => {
     const proxies = await startProxies(cluster.nodes);
-    expect(Object.keys(proxies.addressMap).sort()).toEqual(cluster.nodes.map((node) => `127.0.0.1:${node.port}`).sort());
-    const client = new Cluster(proxies.addresses.map((address) => ({ ...address })), { natMap: { ...proxies.addressMap }, lazyConnect: true });
+    expect(Object.keys(proxies.addressMap).sort()).toEqual(
+      cluster.nodes.map((node) => `127.0.0.1:${node.port}`).sort(),
+    );
+    const client = new Cluster(
+      proxies.addresses.map((address) => ({ ...address })),
+      { natMap: { ...proxies.addressMap }, lazyConnect: true },
+    );
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -407,7 +465,11 @@ describe('fault proxies in front of a cluster', () => {
       const hold = proxies.holdRequest({ marker: '{b}:held', commands: ['set'] });
       expect(await client.set('{b}:held', 'v')).toBe('OK');
       const holder = await cluster.masterForKey('{b}:held');
-      expect({ held: hold.held, onOwner: proxies.proxyFor(holder).counters.requestsHeld, inGroup: proxies.counters.requestsHeld }).toEqual({
+      expect({
+        held: hold.held,
+        onOwner: proxies.proxyFor(holder).counters.requestsHeld,
+        inGroup: proxies.counters.requestsHeld,
+      }).toEqual({
         held: 1,
         onOwner: 1,
         inGroup: 1,

@@ -24,7 +24,10 @@ describe('startSentinel', () => {
       expect(survivor).not.toBe(promoted);
       expect(promoted.running).toBe(false);
       expect(deployment.replicas()).toHaveLength(1);
-      expect(await sendCommand(sentinel, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', deployment.masterName])).toEqual([survivor.host, String(survivor.port)]);
+      expect(await sendCommand(sentinel, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', deployment.masterName])).toEqual([
+        survivor.host,
+        String(survivor.port),
+      ]);
 
       await deployment.revive();
       expect(deployment.replicas()).toHaveLength(2);

@@ -5,7 +5,9 @@ import { startTlsCluster, startTlsStandalone, tlsCertificates, type TlsAddress }
 /** Sends PING over TLS, trusting only the harness's CA, and resolves with the raw reply. */
 function pingOverTls(address: TlsAddress, ca: string | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ ...address, ...(ca === undefined ? {} : { ca }), servername: 'localhost' }, () => socket.write('PING\r\n'));
+    const socket = tls.connect({ ...address, ...(ca === undefined ? {} : { ca }), servername: 'localhost' }, () =>
+      socket.write('PING\r\n'),
+    );
     socket.once('data', (chunk) => {
       resolve(chunk.toString('utf8'));
       socket.destroy();
@@ -49,7 +51,9 @@ describe('TLS servers', () => {
     const plainPorts = handle.cluster.nodes.map((node) => node.port);
     expect(tlsPorts.some((port) => plainPorts.includes(port))).toBe(false);
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = tls.connect({ ...seed, ca: handle.certificates.ca, servername: 'localhost' }, () => socket.write('CLUSTER SLOTS\r\n'));
+      const socket = tls.connect({ ...seed, ca: handle.certificates.ca, servername: 'localhost' }, () =>
+        socket.write('CLUSTER SLOTS\r\n'),
+      );
       let text = '';
       socket.on('data', (chunk) => {
         text += chunk.toString('utf8');

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN_DIR_ENV, RedisUnavailableError, startCluster, startServers, startStandalone, useStandalone } from '../src/index.js';
+import {
+  BIN_DIR_ENV,
+  RedisUnavailableError,
+  startCluster,
+  startServers,
+  startStandalone,
+  useStandalone,
+} from '../src/index.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

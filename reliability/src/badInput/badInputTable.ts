@@ -2,7 +2,17 @@ import { ClientClosedError, InvalidArgumentError, LockClient, LockNotHeldError, 
 import type { AcquirableLock, LockHold, LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerKind, ReliabilityKind } from '../kinds.js';
 import { kindBadInputs, type DeploymentClients } from './kindBadInputs.js';
-import { BAD_DURATIONS, BAD_ACQUIRE_OWNERS, BAD_NAMES, BAD_OPTIONS_OBJECTS, BAD_OWNERS, BAD_SIGNALS, INFINITE, WRONG_TYPES, type BadValue } from './badValues.js';
+import {
+  BAD_DURATIONS,
+  BAD_ACQUIRE_OWNERS,
+  BAD_NAMES,
+  BAD_OPTIONS_OBJECTS,
+  BAD_OWNERS,
+  BAD_SIGNALS,
+  INFINITE,
+  WRONG_TYPES,
+  type BadValue,
+} from './badValues.js';
 
 /** One bad input to one public entry point, and the typed error it must get. */
 export interface BadInputCase {
@@ -46,7 +56,12 @@ export interface BadInputSubjects {
   };
 }
 
-const refused = (argument: string, input: string, call: () => unknown): BadInputCase => ({ input, error: InvalidArgumentError, argument, call });
+const refused = (argument: string, input: string, call: () => unknown): BadInputCase => ({
+  input,
+  error: InvalidArgumentError,
+  argument,
+  call,
+});
 const each = (argument: string, values: readonly BadValue[], call: (value: unknown) => unknown): BadInputCase[] =>
   values.map(({ label, value }) => refused(argument, `${argument} = ${label}`, () => call(value)));
 const positive = (zero: number): BadValue => ({ label: String(zero), value: zero });
@@ -60,10 +75,14 @@ export function badInputTable(on: BadInputSubjects): EntryPoint[] {
       ...subjectEntries(on, subject, on.releasedHolds[index]),
       ...singleLockEntries(on, subject),
     ]),
-    ...on.groupSubjects.flatMap((subject, index) => subjectEntries(on, subject, on.releasedHolds[on.subjects.length + index])),
+    ...on.groupSubjects.flatMap((subject, index) =>
+      subjectEntries(on, subject, on.releasedHolds[on.subjects.length + index]),
+    ),
     ...uniqueKinds([...on.subjects, ...on.groupSubjects]).flatMap((subject) => {
       const cases = kindBadInputs(subject.kind.id, on.clients);
-      return cases.length === 0 ? [] : [{ name: `${subject.kind.id} specifics`, cases: cases.map((c) => refused(c.argument, c.input, c.call)) }];
+      return cases.length === 0
+        ? []
+        : [{ name: `${subject.kind.id} specifics`, cases: cases.map((c) => refused(c.argument, c.input, c.call)) }];
     }),
   ];
 }
@@ -71,13 +90,21 @@ export function badInputTable(on: BadInputSubjects): EntryPoint[] {
 function clientCases(on: BadInputSubjects): BadInputCase[] {
   const withOption = (key: string) => (value: unknown) => new LockClient(on.newExecutor(), { [key]: value });
   return [
-    ...each('executor', [{ label: 'undefined', value: undefined }, ...WRONG_TYPES, { label: 'an object', value: {} }], (value) => new LockClient(value as Executor)),
+    ...each(
+      'executor',
+      [{ label: 'undefined', value: undefined }, ...WRONG_TYPES, { label: 'an object', value: {} }],
+      (value) => new LockClient(value as Executor),
+    ),
     ...each('options', BAD_OPTIONS_OBJECTS, (value) => new LockClient(on.newExecutor(), value as object)),
     refused('options.watchdogtimeout', 'an unknown option', () => withOption('watchdogtimeout')(1_000)),
     ...each('options.watchdogTimeout', [...BAD_DURATIONS, INFINITE, positive(29)], withOption('watchdogTimeout')),
     ...each('options.commandTimeout', [...BAD_DURATIONS, INFINITE, positive(0)], withOption('commandTimeout')),
     ...each('options.pubsub', [{ label: 'an unknown mode', value: 'fast' }, ...WRONG_TYPES], withOption('pubsub')),
-    ...each('options.clientId', [{ label: 'empty', value: '' }, { label: 'with ":"', value: 'a:b' }, ...WRONG_TYPES], withOption('clientId')),
+    ...each(
+      'options.clientId',
+      [{ label: 'empty', value: '' }, { label: 'with ":"', value: 'a:b' }, ...WRONG_TYPES],
+      withOption('clientId'),
+    ),
   ];
 }
 
@@ -85,7 +112,11 @@ function adapterCases(on: BadInputSubjects): BadInputCase[] {
   const { factory, validClient, refusedClients } = on.adapter;
   const build = (client: unknown, options?: unknown) => factory(client as never, options as never);
   return [
-    ...each('client', [{ label: 'undefined', value: undefined }, ...WRONG_TYPES, { label: 'an object', value: {} }, ...refusedClients], (value) => build(value)),
+    ...each(
+      'client',
+      [{ label: 'undefined', value: undefined }, ...WRONG_TYPES, { label: 'an object', value: {} }, ...refusedClients],
+      (value) => build(value),
+    ),
     ...each('options', BAD_OPTIONS_OBJECTS, (value) => build(validClient, value)),
     refused('options.subscribername', 'an unknown option', () => build(validClient, { subscribername: 'x' })),
     ...each(
@@ -108,15 +139,23 @@ export function clientsOf(kind: HammerKind, clients: readonly LockClient[]): Loc
 }
 
 // A lock of its own for every call: one that wrongly took its lock must not hold up the next.
-function lockMaker<Built extends AcquirableLock>(on: BadInputSubjects, subject: LockSubject<HammerKind<Built>>): (clients?: readonly LockClient[]) => Built {
+function lockMaker<Built extends AcquirableLock>(
+  on: BadInputSubjects,
+  subject: LockSubject<HammerKind<Built>>,
+): (clients?: readonly LockClient[]) => Built {
   let calls = 0;
-  return (clients = on.clients) => subject.kind.create(clientsOf(subject.kind, clients), `bad-input:${subject.label}:${++calls}`, subject.role.name);
+  return (clients = on.clients) =>
+    subject.kind.create(clientsOf(subject.kind, clients), `bad-input:${subject.label}:${++calls}`, subject.role.name);
 }
 
 const afterClose = (input: string, call: () => unknown): BadInputCase => ({ input, error: ClientClosedError, call });
 
 /** The acquisitions of a lock or a lock group, their options, a released hold, and each after close. */
-function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, released: LockHold | undefined): EntryPoint[] {
+function subjectEntries(
+  on: BadInputSubjects,
+  subject: LockSubject<HammerKind>,
+  released: LockHold | undefined,
+): EntryPoint[] {
   const lock = lockMaker(on, subject);
   const methods = {
     acquire: (options: unknown) => lock().acquire(options as object),
@@ -139,8 +178,10 @@ function subjectEntries(on: BadInputSubjects, subject: LockSubject<HammerKind>, 
       name: `${subject.label} acquisitions`,
       cases: [
         ...optionCases,
-        ...each('fn', [{ label: 'undefined', value: undefined }, ...WRONG_TYPES.filter(({ label }) => label !== 'a function')], (value) =>
-          lock().withLock(value as () => void),
+        ...each(
+          'fn',
+          [{ label: 'undefined', value: undefined }, ...WRONG_TYPES.filter(({ label }) => label !== 'a function')],
+          (value) => lock().withLock(value as () => void),
         ),
       ],
     },
@@ -161,12 +202,23 @@ function singleLockEntries(on: BadInputSubjects, subject: LockSubject<Reliabilit
   const lock = lockMaker(on, subject);
   const closed = lock(on.closedClients);
   return [
-    { name: `${subject.label} constructor`, cases: each('name', BAD_NAMES, (value) => subject.kind.create(clientsOf(subject.kind, on.clients), value as string, subject.role.name)) },
+    {
+      name: `${subject.label} constructor`,
+      cases: each('name', BAD_NAMES, (value) =>
+        subject.kind.create(clientsOf(subject.kind, on.clients), value as string, subject.role.name),
+      ),
+    },
     {
       name: `${subject.label} queries`,
       cases: [
-        ...each('owner', BAD_OWNERS, (value) => lock().holdCount(value as string)).map((c) => ({ ...c, input: `holdCount: ${c.input}` })),
-        ...each('owner', BAD_OWNERS, (value) => lock().isHeldBy(value as string)).map((c) => ({ ...c, input: `isHeldBy: ${c.input}` })),
+        ...each('owner', BAD_OWNERS, (value) => lock().holdCount(value as string)).map((c) => ({
+          ...c,
+          input: `holdCount: ${c.input}`,
+        })),
+        ...each('owner', BAD_OWNERS, (value) => lock().isHeldBy(value as string)).map((c) => ({
+          ...c,
+          input: `isHeldBy: ${c.input}`,
+        })),
         afterClose('isLocked after close', () => closed.isLocked()),
         afterClose('isHeldBy after close', () => closed.isHeldBy('owner')),
         afterClose('holdCount after close', () => closed.holdCount('owner')),
@@ -191,7 +243,12 @@ export async function errorOf(call: () => unknown, timeoutMs: number): Promise<u
     timer = setTimeout(() => resolve(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    return await Promise.race([Promise.resolve().then(call).then(() => undefined), timedOut]);
+    return await Promise.race([
+      Promise.resolve()
+        .then(call)
+        .then(() => undefined),
+      timedOut,
+    ]);
   } catch (error) {
     return error;
   } finally {

@@ -61,10 +61,18 @@ export const BAD_OWNERS: readonly BadValue[] = [
  * Owner ids no acquisition accepts: the above, and an id in the generated namespace (`#<n>`) that
  * holds nothing (queries accept one: asking costs nothing).
  */
-export const BAD_ACQUIRE_OWNERS: readonly BadValue[] = [...BAD_OWNERS, bad('a generated id that holds nothing', '#987654321')];
+export const BAD_ACQUIRE_OWNERS: readonly BadValue[] = [
+  ...BAD_OWNERS,
+  bad('a generated id that holds nothing', '#987654321'),
+];
 
 /** Options arguments that are not options objects (absent options are fine). */
-export const BAD_OPTIONS_OBJECTS: readonly BadValue[] = [bad('null', null), bad('a number', 42), bad('a string', 'fast'), bad('an array', [])];
+export const BAD_OPTIONS_OBJECTS: readonly BadValue[] = [
+  bad('null', null),
+  bad('a number', 42),
+  bad('a string', 'fast'),
+  bad('an array', []),
+];
 
 /** Values that are not AbortSignals. */
 export const BAD_SIGNALS: readonly BadValue[] = [

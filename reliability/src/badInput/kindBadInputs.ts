@@ -27,9 +27,11 @@ function badInput(input: string, argument: string, call: () => unknown): KindBad
 function badLockArrays(client: LockClient, build: (locks: unknown) => unknown): KindBadInput[] {
   return [
     // (An array of a wrong type is a bad entry, below.)
-    ...[{ label: 'undefined', value: undefined }, ...WRONG_TYPES.filter(({ label }) => label !== 'an array'), { label: 'an object', value: { 0: client.lock('x') } }].map(({ label, value }) =>
-      badInput(`locks = ${label}`, 'locks', () => build(value)),
-    ),
+    ...[
+      { label: 'undefined', value: undefined },
+      ...WRONG_TYPES.filter(({ label }) => label !== 'an array'),
+      { label: 'an object', value: { 0: client.lock('x') } },
+    ].map(({ label, value }) => badInput(`locks = ${label}`, 'locks', () => build(value))),
     badInput('locks = []', 'locks', () => build([])),
     badInput('locks = [{}]', 'locks[0]', () => build([{}])),
     badInput('locks = [a lock, "b"]', 'locks[1]', () => build([client.lock('a'), 'b'])),
@@ -38,14 +40,27 @@ function badLockArrays(client: LockClient, build: (locks: unknown) => unknown): 
 }
 
 // The kinds with bad inputs of their own, by kind id.
-const BAD_INPUTS_BY_KIND: ReadonlyMap<string, (clients: DeploymentClients) => KindBadInput[]> = new Map<string, (clients: DeploymentClients) => KindBadInput[]>([
+const BAD_INPUTS_BY_KIND: ReadonlyMap<string, (clients: DeploymentClients) => KindBadInput[]> = new Map<
+  string,
+  (clients: DeploymentClients) => KindBadInput[]
+>([
   [
     FAIR_LOCK.id,
     ([client]) => [
-      ...BAD_OPTIONS_OBJECTS.map(({ label, value }) => badInput(`options = ${label}`, 'options', () => new FairLock(client, 'x', value as FairLockOptions))),
-      badInput('an unknown option', 'options.waitertimeout', () => new FairLock(client, 'x', { waitertimeout: 5 } as FairLockOptions)),
+      ...BAD_OPTIONS_OBJECTS.map(({ label, value }) =>
+        badInput(`options = ${label}`, 'options', () => new FairLock(client, 'x', value as FairLockOptions)),
+      ),
+      badInput(
+        'an unknown option',
+        'options.waitertimeout',
+        () => new FairLock(client, 'x', { waitertimeout: 5 } as FairLockOptions),
+      ),
       ...[...BAD_DURATIONS, INFINITE, { label: '0', value: 0 }].map(({ label, value }) =>
-        badInput(`options.waiterTimeout = ${label}`, 'options.waiterTimeout', () => new FairLock(client, 'x', { waiterTimeout: value as number })),
+        badInput(
+          `options.waiterTimeout = ${label}`,
+          'options.waiterTimeout',
+          () => new FairLock(client, 'x', { waiterTimeout: value as number }),
+        ),
       ),
     ],
   ],
@@ -56,8 +71,12 @@ const BAD_INPUTS_BY_KIND: ReadonlyMap<string, (clients: DeploymentClients) => Ki
       (['read', 'write'] as const).flatMap((role) => {
         const half = () => new ReadWriteLock(client, 'x')[role === 'read' ? 'readLock' : 'writeLock']();
         return [
-          badInput(`${role} lock: acquire with options.owner = "job:write"`, 'options.owner', () => half().acquire({ owner: 'job:write' })),
-          badInput(`${role} lock: tryAcquire with options.owner = "write"`, 'options.owner', () => half().tryAcquire({ owner: 'write' })),
+          badInput(`${role} lock: acquire with options.owner = "job:write"`, 'options.owner', () =>
+            half().acquire({ owner: 'job:write' }),
+          ),
+          badInput(`${role} lock: tryAcquire with options.owner = "write"`, 'options.owner', () =>
+            half().tryAcquire({ owner: 'write' }),
+          ),
           badInput(`${role} lock: holdCount("job:write")`, 'owner', () => half().holdCount('job:write')),
         ];
       }),
@@ -74,20 +93,29 @@ const BAD_INPUTS_BY_KIND: ReadonlyMap<string, (clients: DeploymentClients) => Ki
     (clients) => {
       const [client] = clients;
       const members = () => clients.map((each) => each.lock('x'));
-      const withOption = (key: string) => (value: unknown) => new RedLock(members(), { [key]: value } as RedLockOptions);
+      const withOption = (key: string) => (value: unknown) =>
+        new RedLock(members(), { [key]: value } as RedLockOptions);
       const durations = (key: string, extra: readonly { label: string; value: unknown }[]) =>
-        [...BAD_DURATIONS, INFINITE, ...extra].map(({ label, value }) => badInput(`options.${key} = ${label}`, `options.${key}`, () => withOption(key)(value)));
+        [...BAD_DURATIONS, INFINITE, ...extra].map(({ label, value }) =>
+          badInput(`options.${key} = ${label}`, `options.${key}`, () => withOption(key)(value)),
+        );
       return [
         ...badLockArrays(client, (locks) => new RedLock(locks as RedLock['locks'])),
         badInput('two locks of one client', 'locks', () => new RedLock([client.lock('a'), client.lock('b')])),
-        ...BAD_OPTIONS_OBJECTS.map(({ label, value }) => badInput(`options = ${label}`, 'options', () => new RedLock(members(), value as RedLockOptions))),
+        ...BAD_OPTIONS_OBJECTS.map(({ label, value }) =>
+          badInput(`options = ${label}`, 'options', () => new RedLock(members(), value as RedLockOptions)),
+        ),
         badInput('an unknown option', 'options.nodetimeout', () => withOption('nodetimeout')(100)),
         ...durations('nodeTimeout', [{ label: '0', value: 0 }]),
         ...durations('retryDelay', []),
         ...durations('retryJitter', []),
         // Its own acquire option: a lease the clock drift allowance leaves no validity in.
-        badInput('acquire with options.leaseTime = 2 (no validity left)', 'options.leaseTime', () => new RedLock(members()).acquire({ leaseTime: 2 })),
-        badInput('tryAcquire with options.leaseTime = 1 (no validity left)', 'options.leaseTime', () => new RedLock(members()).tryAcquire({ leaseTime: 1 })),
+        badInput('acquire with options.leaseTime = 2 (no validity left)', 'options.leaseTime', () =>
+          new RedLock(members()).acquire({ leaseTime: 2 }),
+        ),
+        badInput('tryAcquire with options.leaseTime = 1 (no validity left)', 'options.leaseTime', () =>
+          new RedLock(members()).tryAcquire({ leaseTime: 1 }),
+        ),
       ];
     },
   ],

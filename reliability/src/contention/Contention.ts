@@ -86,7 +86,12 @@ export class Contention {
     );
     const waits = holds.flatMap(({ subject, held }, index) =>
       Array.from({ length: options.waitersPerLock }, (_, number) =>
-        waitFor(subject.kind.create([waiter], held.name, exclusiveRole(subject.kind).name), subject, `waiter-${index}-${number}`, options.waitTime),
+        waitFor(
+          subject.kind.create([waiter], held.name, exclusiveRole(subject.kind).name),
+          subject,
+          `waiter-${index}-${number}`,
+          options.waitTime,
+        ),
       ),
     );
     return new Contention(holder, waiter, holds, waits, options.leaseTime ?? Infinity);
@@ -124,27 +129,44 @@ export class Contention {
    */
   async overlaps(kept: (hold: HeldLock) => boolean): Promise<Overlap[]> {
     const waiterHolds = (await this.settled()).flatMap(({ interval }) => (interval === undefined ? [] : [interval]));
-    const holderHolds: HoldInterval[] = this.holds.filter(({ held }) => kept(held)).map(({ held, requested, start, subject }) => ({
-      lock: held.name,
-      owner: `holder:${held.owner}`,
-      pid: process.pid,
-      exclusive: subject.role.exclusive,
-      start,
-      end: Math.min(this.#holdEnd, requested + this.#leaseTime),
-    }));
+    const holderHolds: HoldInterval[] = this.holds
+      .filter(({ held }) => kept(held))
+      .map(({ held, requested, start, subject }) => ({
+        lock: held.name,
+        owner: `holder:${held.owner}`,
+        pid: process.pid,
+        exclusive: subject.role.exclusive,
+        start,
+        end: Math.min(this.#holdEnd, requested + this.#leaseTime),
+      }));
     return findOverlaps([...waiterHolds, ...holderHolds], [], 0);
   }
 }
 
-async function waitFor(lock: ConformantLock, subject: LockSubject<ReliabilityKind>, owner: string, waitTime: number): Promise<WaitOutcome> {
+async function waitFor(
+  lock: ConformantLock,
+  subject: LockSubject<ReliabilityKind>,
+  owner: string,
+  waitTime: number,
+): Promise<WaitOutcome> {
   try {
     const held = await lock.acquire({ waitTime });
     const start = performance.now();
     await sleep(WAITER_HOLD_MS);
     const end = performance.now();
     await held.release();
-    return { subject: subject.label, interval: { lock: lock.name, owner, pid: process.pid, exclusive: true, start, end }, error: undefined, typed: false };
+    return {
+      subject: subject.label,
+      interval: { lock: lock.name, owner, pid: process.pid, exclusive: true, start, end },
+      error: undefined,
+      typed: false,
+    };
   } catch (error) {
-    return { subject: subject.label, interval: undefined, error: error instanceof Error ? error.name : String(error), typed: error instanceof LockError };
+    return {
+      subject: subject.label,
+      interval: undefined,
+      error: error instanceof Error ? error.name : String(error),
+      typed: error instanceof LockError,
+    };
   }
 }

@@ -36,9 +36,19 @@ export async function expectContentionHeld(
   });
   expect(overlaps, 'overlapping holds').toEqual([]);
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
-  expect(failed.filter((outcome) => !outcome.typed), 'waits that ended with an untyped error').toEqual([]);
-  expect(failed.filter((outcome) => !allowance.waitErrors.includes(outcome.error ?? '')), 'waits that failed unexplained').toEqual([]);
-  await expectNothingLeft(ctx.backend(), [contention.holder, contention.waiter], contention.holds.map(({ observer }) => observer));
+  expect(
+    failed.filter((outcome) => !outcome.typed),
+    'waits that ended with an untyped error',
+  ).toEqual([]);
+  expect(
+    failed.filter((outcome) => !allowance.waitErrors.includes(outcome.error ?? '')),
+    'waits that failed unexplained',
+  ).toEqual([]);
+  await expectNothingLeft(
+    ctx.backend(),
+    [contention.holder, contention.waiter],
+    contention.holds.map(({ observer }) => observer),
+  );
 }
 
 /**

@@ -17,7 +17,10 @@ export const killHolder: HammerFault = {
  * watchdog lease, the lease outlasts the freeze and nothing may overlap; past the lease, another
  * owner may take the lock, which only a fenced store can make safe.
  */
-export function pauseHolder(ms: number, type: 'process SIGSTOP within lease' | 'holder process SIGSTOP past lease'): HammerFault {
+export function pauseHolder(
+  ms: number,
+  type: 'process SIGSTOP within lease' | 'holder process SIGSTOP past lease',
+): HammerFault {
   return {
     type,
     async inject({ holdingWorker, log }) {
@@ -38,7 +41,9 @@ export function pauseHolder(ms: number, type: 'process SIGSTOP within lease' | '
 export const killWorkerSubscribers: HammerFault = {
   type: 'subscriber CLIENT KILL',
   async inject({ backend, otherBackends }) {
-    const killed = await Promise.all([backend, ...otherBackends].map((each) => each.killClientsByName(DEFAULT_SUBSCRIBER_NAME)));
+    const killed = await Promise.all(
+      [backend, ...otherBackends].map((each) => each.killClientsByName(DEFAULT_SUBSCRIBER_NAME)),
+    );
     if (killed.every((count) => count === 0)) throw new Error(`no connection named ${DEFAULT_SUBSCRIBER_NAME} to kill`);
   },
 };

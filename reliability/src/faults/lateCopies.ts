@@ -12,7 +12,13 @@
 // - a cut, then a partition longer than any request record lives (the deadline plus twice
 //   commandTimeout): ioredis re-sends the request after it reconnects, later than every record
 //   of it; node-redis and GLIDE fail it (the outcome is unknown to the client) and send nothing.
-import { sleep, type FaultControls, type RequestHold, type RequestMatch, type RequestRule } from '@deadbolt/test-harness';
+import {
+  sleep,
+  type FaultControls,
+  type RequestHold,
+  type RequestMatch,
+  type RequestRule,
+} from '@deadbolt/test-harness';
 import { monotonicMicros } from '../clock.js';
 
 /** Script calls: what the proxy holds or cuts of a lock's or a semaphore's requests. */
@@ -107,7 +113,12 @@ export class LateCopy {
       await sleep(Math.max(0, since + lateDeliveryDelay(this.#commandTimeout) - performance.now()));
       const replies = (await this.#rule.deliver()).map((reply) => reply.toString('utf8').trim());
       const requests = this.#rule.requests.map((request) => request.toString('utf8').replace(/\r\n/g, ' '));
-      return { delivered: replies.length, refused: replies.filter((reply) => reply.startsWith(`-${REFUSED_AS_LATE}`)).length, replies, requests };
+      return {
+        delivered: replies.length,
+        refused: replies.filter((reply) => reply.startsWith(`-${REFUSED_AS_LATE}`)).length,
+        replies,
+        requests,
+      };
     } finally {
       this.#rule.cancel();
     }
@@ -155,7 +166,10 @@ export class PartitionedCut {
       await this.#proxies.whenHealed();
       const to = monotonicMicros();
       if (watch !== undefined) {
-        if (resendExpected) await watch.until((rule) => rule.seen > 0, 'the cut request was sent again', RESEND_TIMEOUT_MS).catch(() => undefined);
+        if (resendExpected)
+          await watch
+            .until((rule) => rule.seen > 0, 'the cut request was sent again', RESEND_TIMEOUT_MS)
+            .catch(() => undefined);
         else await sleep(RESEND_GRACE_MS);
       }
       return { cut: this.#rule.cut, resent: watch?.seen ?? 0, from, to };

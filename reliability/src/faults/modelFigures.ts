@@ -7,12 +7,22 @@ import type { InjectionCounts } from './modelFaults.js';
  * `MODEL_FAULT_STEPS` (`MODEL_RUNS` and `MODEL_STEPS` set the plain runs' budget); `FC_SEED`
  * and `FC_PATH` replay a failure as for the others.
  */
-export function faultyBudget(defaults: { runs: number; steps: number }, env: NodeJS.ProcessEnv = process.env): ModelBudget {
-  return budgetFromEnv(defaults, { ...env, MODEL_RUNS: env['MODEL_FAULT_RUNS'], MODEL_STEPS: env['MODEL_FAULT_STEPS'] });
+export function faultyBudget(
+  defaults: { runs: number; steps: number },
+  env: NodeJS.ProcessEnv = process.env,
+): ModelBudget {
+  return budgetFromEnv(defaults, {
+    ...env,
+    MODEL_RUNS: env['MODEL_FAULT_RUNS'],
+    MODEL_STEPS: env['MODEL_FAULT_STEPS'],
+  });
 }
 
 /** Which model runs a file registers: `MODEL_FAULTS=1` only those with injected faults, `0` only those without, unset both. */
-export function modelRunsWanted(env: NodeJS.ProcessEnv = process.env): { readonly plain: boolean; readonly faulty: boolean } {
+export function modelRunsWanted(env: NodeJS.ProcessEnv = process.env): {
+  readonly plain: boolean;
+  readonly faulty: boolean;
+} {
   const wanted = env['MODEL_FAULTS'];
   return { plain: wanted !== '1', faulty: wanted !== '0' };
 }

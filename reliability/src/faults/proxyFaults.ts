@@ -40,7 +40,11 @@ export const cutLockRequest: HammerFault = {
 export const deliverLockRequestLate: HammerFault = {
   type: 'request held and delivered late',
   async inject(context) {
-    const copy = new LateCopy(proxiesOf(context), { marker: hammeredTag(context), commands: SCRIPT_COMMANDS }, context.commandTimeout);
+    const copy = new LateCopy(
+      proxiesOf(context),
+      { marker: hammeredTag(context), commands: SCRIPT_COMMANDS },
+      context.commandTimeout,
+    );
     const heldAt = await copy.held(CUT_TIMEOUT_MS);
     context.finishLater(
       copy.deliverLate(CUT_TIMEOUT_MS, heldAt).then((delivery) => {
@@ -48,7 +52,9 @@ export const deliverLockRequestLate: HammerFault = {
         // A copy of a request that needs no deadline is answered (a release by hold id finds it
         // released); say which, so that a state-changing one answered late would show.
         if (delivery.refused < delivery.delivered) {
-          console.log(`a late copy on ${context.backend.name} was answered, not refused: ${delivery.replies.join(' | ')} to ${delivery.requests.join(' | ')}`);
+          console.log(
+            `a late copy on ${context.backend.name} was answered, not refused: ${delivery.replies.join(' | ')} to ${delivery.requests.join(' | ')}`,
+          );
         }
       }),
     );
@@ -66,7 +72,11 @@ export const deliverLockRequestLate: HammerFault = {
 export const cutLockRequestThenPartitionLong: HammerFault = {
   type: 'request cut, then partitioned past its records',
   async inject(context) {
-    const cut = new PartitionedCut(proxiesOf(context), { marker: hammeredTag(context), commands: SCRIPT_COMMANDS }, context.commandTimeout);
+    const cut = new PartitionedCut(
+      proxiesOf(context),
+      { marker: hammeredTag(context), commands: SCRIPT_COMMANDS },
+      context.commandTimeout,
+    );
     context.log.recordLongCut(await cut.healed(context.backend.spec.adapter === 'ioredis', CUT_TIMEOUT_MS));
   },
 };
@@ -92,7 +102,11 @@ export const resetProxies: HammerFault = {
   type: 'proxy connections reset',
   async inject(context) {
     const proxies = proxiesOf(context);
-    await waitFor(() => proxies.openConnections > 0, { timeoutMs: RECONNECT_TIMEOUT_MS, intervalMs: 5, description: 'a connection through the proxies' });
+    await waitFor(() => proxies.openConnections > 0, {
+      timeoutMs: RECONNECT_TIMEOUT_MS,
+      intervalMs: 5,
+      description: 'a connection through the proxies',
+    });
     if (proxies.reset() === 0) throw new Error('no connection through the proxies to reset');
   },
 };
@@ -106,6 +120,7 @@ function hammeredTag(context: HammerFaultContext): string {
 }
 
 function proxiesOf(context: HammerFaultContext): ProxyGroup {
-  if (context.proxies === undefined) throw new Error('this fault needs a hammer run through fault proxies (HammerPlan.proxied)');
+  if (context.proxies === undefined)
+    throw new Error('this fault needs a hammer run through fault proxies (HammerPlan.proxied)');
   return context.proxies;
 }

@@ -73,7 +73,8 @@ export async function rejoin(backend: Backend, node: RedisNode): Promise<void> {
 
 function standaloneNode(backend: Backend): RedisNode {
   const [node] = backend.nodes;
-  if (backend.cluster !== undefined || node === undefined) throw new Error(`${backend.name} is not a standalone backend of the test's own`);
+  if (backend.cluster !== undefined || node === undefined)
+    throw new Error(`${backend.name} is not a standalone backend of the test's own`);
   return node;
 }
 

@@ -35,21 +35,26 @@ export interface HammerPlan {
 export function describeHammer(testFile: string, plan: HammerPlan): void {
   if (plan.subjects.length === 0) return;
   const deployments = plan.deployments ?? 1;
-  describe.each(backendsOn(plan.topology))(`hammer on $adapter/${plan.topology}${deployments > 1 ? ` ×${deployments}` : ''}`, ({ adapter }) => {
-    const first = useBackendContext(adapter, plan.topology, plan.backendOptions);
-    const others = Array.from({ length: deployments - 1 }, () => useBackendContext(adapter, plan.topology, plan.backendOptions));
-    const store = useStore();
-    afterEach(() => WorkerProcess.killAll());
+  describe.each(backendsOn(plan.topology))(
+    `hammer on $adapter/${plan.topology}${deployments > 1 ? ` ×${deployments}` : ''}`,
+    ({ adapter }) => {
+      const first = useBackendContext(adapter, plan.topology, plan.backendOptions);
+      const others = Array.from({ length: deployments - 1 }, () =>
+        useBackendContext(adapter, plan.topology, plan.backendOptions),
+      );
+      const store = useStore();
+      afterEach(() => WorkerProcess.killAll());
 
-    it(plan.title, async () => {
-      await hammerAndVerify(testFile, [first, ...others], {
-        store: store(),
-        subjects: plan.subjects,
-        shape: plan.shape,
-        faults: plan.faults,
-        ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
-        ...(plan.proxied ? { proxied: plan.proxied } : {}),
+      it(plan.title, async () => {
+        await hammerAndVerify(testFile, [first, ...others], {
+          store: store(),
+          subjects: plan.subjects,
+          shape: plan.shape,
+          faults: plan.faults,
+          ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
+          ...(plan.proxied ? { proxied: plan.proxied } : {}),
+        });
       });
-    });
-  });
+    },
+  );
 }

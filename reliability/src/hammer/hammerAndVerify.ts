@@ -23,7 +23,11 @@ export interface HammerRun {
  * Runs the hammer on the first context's backend (and on the others', for kinds that span
  * independent deployments), records its figures for `testFile`, and checks them.
  */
-export async function hammerAndVerify(testFile: string, contexts: readonly [BackendContext, ...BackendContext[]], run: HammerRun): Promise<HammerReport> {
+export async function hammerAndVerify(
+  testFile: string,
+  contexts: readonly [BackendContext, ...BackendContext[]],
+  run: HammerRun,
+): Promise<HammerReport> {
   const [ctx, ...others] = contexts;
   const report = await runHammer({
     ...run.shape,

@@ -46,7 +46,13 @@ export type ReleaseOutcome = 'released' | 'not-held' | 'unknown';
 export type HammerEvent =
   | { readonly event: 'ready' }
   /** A task got the lock it asked for at `requested`: its hold starts now, `at`. */
-  | { readonly event: 'acquired'; readonly subject: number; readonly hold: string; readonly requested: number; readonly at: number }
+  | {
+      readonly event: 'acquired';
+      readonly subject: number;
+      readonly hold: string;
+      readonly requested: number;
+      readonly at: number;
+    }
   /**
    * A hold's work ended at `end` and its release is about to be sent. `wrote`: its increment
    * landed in the store (exclusive roles only); `rejected`: the fenced store refused its token;

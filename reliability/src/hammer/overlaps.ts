@@ -68,7 +68,12 @@ export function findOverlaps<Hold extends HoldInterval>(
 }
 
 // Whether `stale` was frozen past its lease before `other` started.
-function staleBefore(stale: HoldInterval, other: HoldInterval, pauses: readonly ProcessPause[], leaseMicros: number): boolean {
+function staleBefore(
+  stale: HoldInterval,
+  other: HoldInterval,
+  pauses: readonly ProcessPause[],
+  leaseMicros: number,
+): boolean {
   return freezesPastLease(stale, pauses, leaseMicros).some((pause) => other.start >= pause.from);
 }
 
@@ -76,7 +81,13 @@ function staleBefore(stale: HoldInterval, other: HoldInterval, pauses: readonly 
  * The freezes of `hold`'s process that kept it stopped for at least a lease between the moment
  * its lock may have been granted (from when it was asked for) and the end of the hold.
  */
-export function freezesPastLease(hold: HoldInterval, pauses: readonly ProcessPause[], leaseMicros: number): ProcessPause[] {
+export function freezesPastLease(
+  hold: HoldInterval,
+  pauses: readonly ProcessPause[],
+  leaseMicros: number,
+): ProcessPause[] {
   const granted = hold.requested ?? hold.start;
-  return pauses.filter((pause) => pause.pid === hold.pid && Math.min(pause.to, hold.end) - Math.max(pause.from, granted) >= leaseMicros);
+  return pauses.filter(
+    (pause) => pause.pid === hold.pid && Math.min(pause.to, hold.end) - Math.max(pause.from, granted) >= leaseMicros,
+  );
 }

@@ -7,7 +7,13 @@ import type { LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerKind } from '../kinds.js';
 import { WorkerProcess } from '../process/WorkerProcess.js';
 import { resourceKeys } from '../store/ResourceStore.js';
-import { HAMMER_JOB_VARIABLE, ownerOfHold, type HammerEvent, type HammerJob, type ReleaseOutcome } from './hammerEvents.js';
+import {
+  HAMMER_JOB_VARIABLE,
+  ownerOfHold,
+  type HammerEvent,
+  type HammerJob,
+  type ReleaseOutcome,
+} from './hammerEvents.js';
 import { findOverlaps, type HoldInterval, type Overlap } from './overlaps.js';
 
 const SCRIPT = fileURLToPath(new URL('../workers/hammer.ts', import.meta.url));
@@ -121,7 +127,10 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   const job: HammerJob = {
     spec: proxied?.spec ?? options.backend.spec,
     otherSpecs: options.otherBackends.map((backend) => backend.spec),
-    clientOptions: { watchdogTimeout: options.watchdogTimeout, ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }) },
+    clientOptions: {
+      watchdogTimeout: options.watchdogTimeout,
+      ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }),
+    },
     store: { host: options.store.host, port: options.store.port },
     subjects: options.subjects.map(({ kind, role }) => ({
       kind: kind.id,
@@ -132,7 +141,9 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
     })),
     workMs: options.workMs,
   };
-  const workers = Array.from({ length: options.processes }, () => WorkerProcess.start<HammerEvent>(SCRIPT, HAMMER_JOB_VARIABLE, job));
+  const workers = Array.from({ length: options.processes }, () =>
+    WorkerProcess.start<HammerEvent>(SCRIPT, HAMMER_JOB_VARIABLE, job),
+  );
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
   const progress = new Progress(workers, options.subjects.length * options.tasksPerSubject * options.holdsPerTask);
   const log = new FaultLog();
@@ -193,7 +204,10 @@ class Progress {
         }
         for (const wake of [...this.#waiters]) wake();
       });
-      void worker.finished().catch(() => undefined).then(() => this.#waiters.forEach((wake) => wake()));
+      void worker
+        .finished()
+        .catch(() => undefined)
+        .then(() => this.#waiters.forEach((wake) => wake()));
     }
   }
 
@@ -209,7 +223,11 @@ class Progress {
           resolve();
         } else if (this.#workers.every((worker) => worker.exit !== undefined)) {
           this.#waiters.delete(check);
-          reject(new Error(`every hammer worker ended before the fault "${awaiting}" was due:\n${this.#workers.map(describeEnd).join('\n')}`));
+          reject(
+            new Error(
+              `every hammer worker ended before the fault "${awaiting}" was due:\n${this.#workers.map(describeEnd).join('\n')}`,
+            ),
+          );
         }
       };
       this.#waiters.add(check);
@@ -221,7 +239,8 @@ class Progress {
   holdingWorker(): HammerWorker {
     const running = this.#workers.filter((worker) => worker.exit === undefined);
     const worker = running.find((candidate) => (this.#open.get(candidate) ?? 0) > 0) ?? running[0];
-    if (worker === undefined) throw new Error(`no hammer worker is running:\n${this.#workers.map(describeEnd).join('\n')}`);
+    if (worker === undefined)
+      throw new Error(`no hammer worker is running:\n${this.#workers.map(describeEnd).join('\n')}`);
     return worker;
   }
 
@@ -230,7 +249,10 @@ class Progress {
   }
 
   #achievable(): number {
-    return this.#workers.reduce((sum, worker) => sum + (worker.exit?.signal === 'SIGKILL' ? (this.#done.get(worker) ?? 0) : this.#perWorker), 0);
+    return this.#workers.reduce(
+      (sum, worker) => sum + (worker.exit?.signal === 'SIGKILL' ? (this.#done.get(worker) ?? 0) : this.#perWorker),
+      0,
+    );
   }
 }
 
@@ -269,14 +291,18 @@ function holdsOf(worker: HammerWorker, subjects: readonly LockSubject<HammerKind
 /** What the store holds for the resource `lock` guards: its counter and the holds whose increment landed. */
 export async function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
   const keys = resourceKeys(lock);
-  const [counter, landed] = await Promise.all([sendCommand(store, ['GET', keys.counter]), sendCommand(store, ['SMEMBERS', keys.writes])]);
+  const [counter, landed] = await Promise.all([
+    sendCommand(store, ['GET', keys.counter]),
+    sendCommand(store, ['SMEMBERS', keys.writes]),
+  ]);
   return { lock, counter: Number(counter ?? 0), landed: new Set(Array.isArray(landed) ? landed.map(String) : []) };
 }
 
 function countRetries(workers: readonly HammerWorker[]): Record<string, number> {
   const retried: Record<string, number> = {};
   for (const event of workers.flatMap((worker) => worker.events)) {
-    if (event.event === 'retried') retried[`${event.stage}: ${event.error}`] = (retried[`${event.stage}: ${event.error}`] ?? 0) + 1;
+    if (event.event === 'retried')
+      retried[`${event.stage}: ${event.error}`] = (retried[`${event.stage}: ${event.error}`] ?? 0) + 1;
   }
   return retried;
 }

@@ -43,10 +43,14 @@ export function cutOffDuring(hold: HammerHold, cutOffs: readonly CutOff[], lease
  */
 export function expectHammerHeld(report: HammerReport, leaseMicros: number): void {
   const describeHold = (hold: HammerHold) => {
-    const frozen = report.faults.pauses.filter((pause) => pause.pid === hold.pid).map((pause) => ` frozen [${pause.from}, ${pause.to}]`);
+    const frozen = report.faults.pauses
+      .filter((pause) => pause.pid === hold.pid)
+      .map((pause) => ` frozen [${pause.from}, ${pause.to}]`);
     return `${hold.subject} ${hold.id} [${hold.start}, ${hold.end}] ${hold.outcome}${hold.lost ? ' lost' : ''}${frozen.join('')}`;
   };
-  const broken = report.overlaps.filter((overlap) => !overlap.excused).map(({ earlier, later }) => `${describeHold(earlier)} ∩ ${describeHold(later)}`);
+  const broken = report.overlaps
+    .filter((overlap) => !overlap.excused)
+    .map(({ earlier, later }) => `${describeHold(earlier)} ∩ ${describeHold(later)}`);
   expect(broken.slice(0, 10), `${broken.length} overlapping holds; the first ones`).toEqual([]);
 
   for (const resource of report.resources) {
@@ -60,7 +64,9 @@ export function expectHammerHeld(report: HammerReport, leaseMicros: number): voi
     }),
   );
   expect(unaccounted, 'landed increments no hold accounts for').toEqual([]);
-  const missing = report.holds.filter((hold) => hold.wrote && !report.resources.some((resource) => resource.landed.has(hold.id)));
+  const missing = report.holds.filter(
+    (hold) => hold.wrote && !report.resources.some((resource) => resource.landed.has(hold.id)),
+  );
   expect(missing.map(describeHold), 'increments reported but not in the store').toEqual([]);
 
   const lostUnexplained = report.holds.filter(

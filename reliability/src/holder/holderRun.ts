@@ -29,7 +29,11 @@ export async function startHolder(options: {
     spec: options.backend.spec,
     clientOptions: { watchdogTimeout: options.watchdogTimeout },
     store: { host: options.store.host, port: options.store.port },
-    subjects: options.subjects.map(({ kind, role }, index) => ({ kind: kind.id, role: role.name, lockName: names[index] ?? '' })),
+    subjects: options.subjects.map(({ kind, role }, index) => ({
+      kind: kind.id,
+      role: role.name,
+      lockName: names[index] ?? '',
+    })),
   };
   const worker = WorkerProcess.start<HolderEvent>(SCRIPT, HOLDER_JOB_VARIABLE, job);
   await worker.next((event) => event.event === 'holding');
@@ -51,7 +55,12 @@ export interface Waiter {
  * Starts a waiter on each of the holder's locks, on `client`. The holder is anything that holds
  * the locks `names` (in subject order): a holder worker, or a Redisson peer (hammer-redisson).
  */
-export function waitOnEach(client: LockClient, subjects: readonly LockSubject<ReliabilityKind>[], holder: Pick<Holder, 'names'>, waitTime: number): Waiter[] {
+export function waitOnEach(
+  client: LockClient,
+  subjects: readonly LockSubject<ReliabilityKind>[],
+  holder: Pick<Holder, 'names'>,
+  waitTime: number,
+): Waiter[] {
   return subjects.map((subject, index) => {
     const name = holder.names[index] ?? '';
     const lock = subject.kind.create([client], name, exclusiveRole(subject.kind).name);
@@ -72,7 +81,8 @@ export async function earliestEnds(waiters: readonly Waiter[]): Promise<number[]
     waiters.map(async ({ observer, subject }) => {
       const before = performance.now();
       const ttl = await observer.remainingTtl();
-      if (ttl === null || ttl === Infinity) throw new Error(`${subject.label}: expected a held lock with a lease, got TTL ${ttl}`);
+      if (ttl === null || ttl === Infinity)
+        throw new Error(`${subject.label}: expected a held lock with a lease, got TTL ${ttl}`);
       return before + ttl;
     }),
   );

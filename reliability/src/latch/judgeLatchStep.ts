@@ -40,7 +40,12 @@ export function judgeLatchStep(expected: ExpectedLatchStep, observed: ObservedLa
   const modelOpen = expected.stored === null || Number(expected.stored) <= 0;
   if (observed.outcome !== expected.outcome) {
     found.push(`[outcome] got ${observed.outcome}, the model says ${expected.outcome}`);
-    if (!modelOpen && (observed.outcome === 'true' || observed.outcome === 'value:0') && (expected.outcome === 'false' || expected.outcome.startsWith('value:'))) openedEarly++;
+    if (
+      !modelOpen &&
+      (observed.outcome === 'true' || observed.outcome === 'value:0') &&
+      (expected.outcome === 'false' || expected.outcome.startsWith('value:'))
+    )
+      openedEarly++;
   }
   if (observed.stored !== expected.stored) {
     found.push(`[state] Redis holds ${String(observed.stored)}, the model ${String(expected.stored)}`);
@@ -54,6 +59,7 @@ export function judgeLatchStep(expected: ExpectedLatchStep, observed: ObservedLa
     found.push(`[early] a wait begun at step ${began} returned true, but the latch was never open since`);
     openedEarly++;
   }
-  for (const reply of observed.answeredLate) found.push(`[late] a copy delivered past its deadline was answered ${reply}, not refused`);
+  for (const reply of observed.answeredLate)
+    found.push(`[late] a copy delivered past its deadline was answered ${reply}, not refused`);
   return { found, openedEarly };
 }

@@ -27,7 +27,14 @@ const MOST = 3;
 export function latchStep(clients: number): fc.Arbitrary<LatchStep> {
   const client = fc.integer({ min: 0, max: clients - 1 });
   return fc.oneof(
-    { weight: 3, arbitrary: fc.record({ op: fc.constant('trySetCount' as const), client, count: fc.integer({ min: 0, max: MOST }) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        op: fc.constant('trySetCount' as const),
+        client,
+        count: fc.integer({ min: 0, max: MOST }),
+      }),
+    },
     { weight: 5, arbitrary: fc.record({ op: fc.constant('countDown' as const), client }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('getCount' as const), client }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('await' as const), client }) },
@@ -43,12 +50,26 @@ export function latchStep(clients: number): fc.Arbitrary<LatchStep> {
 export function faultyLatchStep(clients: number): fc.Arbitrary<LatchStep> {
   const client = fc.constant(clients - 1);
   const target: fc.Arbitrary<MutatingLatchStep> = fc.oneof(
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('trySetCount' as const), client, count: fc.integer({ min: 1, max: MOST }) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('trySetCount' as const),
+        client,
+        count: fc.integer({ min: 1, max: MOST }),
+      }),
+    },
     { weight: 4, arbitrary: fc.record({ op: fc.constant('countDown' as const), client }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), client }) },
   );
   return fc.oneof(
     { weight: 3, arbitrary: latchStep(clients) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('inject' as const), fault: fc.constantFrom(...INJECTED_FAULTS), step: target }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('inject' as const),
+        fault: fc.constantFrom(...INJECTED_FAULTS),
+        step: target,
+      }),
+    },
   );
 }

@@ -2,7 +2,12 @@ import type { Backend } from '@deadbolt/conformance/connect';
 import type { ModelBudget } from '@deadbolt/conformance/model';
 import { RedisUnavailableError, type LockClient } from '@deadbolt/core';
 import { CountDownLatch } from '@deadbolt/countdown-latch';
-import { FaultInjector, FAULTY_COMMAND_TIMEOUT_MS, type FaultyClient, type InjectionCounts } from '../faults/modelFaults.js';
+import {
+  FaultInjector,
+  FAULTY_COMMAND_TIMEOUT_MS,
+  type FaultyClient,
+  type InjectionCounts,
+} from '../faults/modelFaults.js';
 import { checkRuns, MODEL_CLIENTS, type ModelRunner, type SemaphoreModelReport } from '../semaphore/model/checkRuns.js';
 import { describeStep } from '../semaphore/model/semaphoreSteps.js';
 import { judgeLatchStep } from './judgeLatchStep.js';
@@ -116,7 +121,10 @@ class LatchRun implements ModelRunner {
         ['not run', this.#model.clone()],
         ['run once', ran],
       ].find(([, model]) => (model as LatchModel).stored === stored) as [string, LatchModel] | undefined;
-      if (shown === undefined) found.push(`[copy] Redis holds ${String(stored)} after ${describeStep(step)}: neither the request run once (${String(ran.stored)}) nor not at all (${String(this.#model.stored)})`);
+      if (shown === undefined)
+        found.push(
+          `[copy] Redis holds ${String(stored)} after ${describeStep(step)}: neither the request run once (${String(ran.stored)}) nor not at all (${String(this.#model.stored)})`,
+        );
       else {
         this.#model.adopt(shown[1]);
         this.trace.push(`${at}: ${describeStep(step)} → unknown outcome; Redis shows it ${shown[0]}`);
@@ -128,12 +136,17 @@ class LatchRun implements ModelRunner {
     this.#openAt[at] = this.#model.open;
     const stored = await this.#read();
     this.trace.push(`${at}: ${describeStep(step)}${note} → ${outcome} (model ${expected}; Redis ${String(stored)})`);
-    const judgement = judgeLatchStep({ outcome: expected, stored: this.#model.stored, openSince: (began) => this.#openSince(began) }, { outcome, stored, opened: [], answeredLate });
+    const judgement = judgeLatchStep(
+      { outcome: expected, stored: this.#model.stored, openSince: (began) => this.#openSince(began) },
+      { outcome, stored, opened: [], answeredLate },
+    );
     this.#openedEarly += judgement.openedEarly;
     found.push(...judgement.found);
     const waits = this.#judgeWaits(at);
     if (waits !== undefined) found.push(waits);
-    return found.length === 0 ? undefined : `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
+    return found.length === 0
+      ? undefined
+      : `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
   }
 
   // Background waits that resolved `true` since they were last looked at must have begun before
@@ -142,7 +155,8 @@ class LatchRun implements ModelRunner {
     const failed = this.#waits.filter((wait) => wait.result === 'failed' && !wait.judged);
     const opened = this.#waits.filter((wait) => wait.result === true && !wait.judged);
     for (const wait of [...failed, ...opened]) wait.judged = true;
-    if (failed.length > 0) return `[wait] a background wait begun at step ${failed[0]?.began} failed: ${failed[0]?.error}\ntrace:\n${this.trace.join('\n')}`;
+    if (failed.length > 0)
+      return `[wait] a background wait begun at step ${failed[0]?.began} failed: ${failed[0]?.error}\ntrace:\n${this.trace.join('\n')}`;
     const judgement = judgeLatchStep(
       { outcome: '', stored: null, openSince: (began) => this.#openSince(began, at) },
       { outcome: '', stored: null, opened: opened.map((wait) => wait.began), answeredLate: [] },
@@ -164,17 +178,32 @@ class LatchRun implements ModelRunner {
     return stored === null ? null : String(stored);
   }
 
-  async #perform(latches: readonly CountDownLatch[], step: LatchStep, at: number): Promise<{ outcome: LatchOutcome; note: string; answeredLate: readonly string[] }> {
-    if (step.op !== 'inject') return { outcome: await outcomeOf(() => this.#call(latches, step, at)), note: '', answeredLate: [] };
+  async #perform(
+    latches: readonly CountDownLatch[],
+    step: LatchStep,
+    at: number,
+  ): Promise<{ outcome: LatchOutcome; note: string; answeredLate: readonly string[] }> {
+    if (step.op !== 'inject')
+      return { outcome: await outcomeOf(() => this.#call(latches, step, at)), note: '', answeredLate: [] };
     const faults = this.#faults;
-    if (faults === undefined || !faults.canInject) return { outcome: await outcomeOf(() => this.#call(latches, step.step, at)), note: ' (not injected)', answeredLate: [] };
+    if (faults === undefined || !faults.canInject)
+      return {
+        outcome: await outcomeOf(() => this.#call(latches, step.step, at)),
+        note: ' (not injected)',
+        answeredLate: [],
+      };
     const injection = await faults.around(step.fault, () => this.#call(latches, step.step, at));
     const late = injection.late;
-    const note = !injection.injected ? ' (no request to inject into)' : late !== undefined ? ` (late copy: ${late.replies.join(', ')})` : ` (cut, partitioned; ${injection.cut?.resent ?? 0} re-sent after)`;
+    const note = !injection.injected
+      ? ' (no request to inject into)'
+      : late !== undefined
+        ? ` (late copy: ${late.replies.join(', ')})`
+        : ` (cut, partitioned; ${injection.cut?.resent ?? 0} re-sent after)`;
     // Every change of a latch carries a deadline: its late copy must be refused (or, in a
     // cluster, sent to a node that no longer serves its slot, have run nowhere).
     const answeredLate = late === undefined ? [] : late.replies.filter((reply) => !NOT_RUN.test(reply));
-    const outcome = injection.outcome.status === 'fulfilled' ? injection.outcome.value : outcomeOfError(injection.outcome.reason);
+    const outcome =
+      injection.outcome.status === 'fulfilled' ? injection.outcome.value : outcomeOfError(injection.outcome.reason);
     return { outcome, note, answeredLate };
   }
 
@@ -189,7 +218,11 @@ class LatchRun implements ModelRunner {
         (error: unknown) => {
           if (controller.signal.aborted) wait.result = 'aborted';
           else if (error instanceof RedisUnavailableError) wait.result = 'unreachable';
-          else Object.assign(wait, { result: 'failed', error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+          else
+            Object.assign(wait, {
+              result: 'failed',
+              error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            });
         },
       );
       return 'waiting';

@@ -96,7 +96,11 @@ export class WorkerProcess<Event extends WorkerEvent> {
       this.#listeners.add(listener);
       void this.#exited.then((exit) => {
         if (!this.#listeners.delete(listener)) return;
-        reject(new Error(`worker ${this.pid} ended (${exit.signal ?? exit.code}) before the event it was waited for:\n${this.#stderr}`));
+        reject(
+          new Error(
+            `worker ${this.pid} ended (${exit.signal ?? exit.code}) before the event it was waited for:\n${this.#stderr}`,
+          ),
+        );
       });
     });
   }

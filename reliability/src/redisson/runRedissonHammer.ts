@@ -107,11 +107,20 @@ export async function runRedissonHammer(options: RedissonHammerOptions): Promise
   const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
   const nameOf = (subject: LockSubject<ReliabilityKind>) => lockNames.get(subject.kind.id) ?? '';
   const contenders = options.subjects.flatMap((subject, index): Contender[] => {
-    const place = (task: number): Place => ({ subject: index, task, lock: nameOf(subject), waitTime: options.waitTime });
+    const place = (task: number): Place => ({
+      subject: index,
+      task,
+      lock: nameOf(subject),
+      waitTime: options.waitTime,
+    });
     const tasks = options.clients.flatMap((client, clientIndex) =>
-      Array.from({ length: options.tasksPerClient }, (_, task) => deadboltTask(client, subject, place(clientIndex * options.tasksPerClient + task))),
+      Array.from({ length: options.tasksPerClient }, (_, task) =>
+        deadboltTask(client, subject, place(clientIndex * options.tasksPerClient + task)),
+      ),
     );
-    const threads = Array.from({ length: options.threadsPerSubject }, (_, thread) => peerThread(peer, subject, place(thread)));
+    const threads = Array.from({ length: options.threadsPerSubject }, (_, thread) =>
+      peerThread(peer, subject, place(thread)),
+    );
     return [...tasks, ...threads];
   });
 
@@ -127,7 +136,10 @@ export async function runRedissonHammer(options: RedissonHammerOptions): Promise
     faults: new FaultLog(),
     lockNames,
     leaseMicros,
-    planned: { deadbolt: options.clients.length * options.tasksPerClient * options.holdsPerTask, redisson: options.threadsPerSubject * options.holdsPerTask },
+    planned: {
+      deadbolt: options.clients.length * options.tasksPerClient * options.holdsPerTask,
+      redisson: options.threadsPerSubject * options.holdsPerTask,
+    },
     peerRenewals: {
       lockTask: peer.renewals.lockTask.runs - runsBefore.lockTask,
       readLockTask: peer.renewals.readLockTask.runs - runsBefore.readLockTask,
@@ -144,7 +156,11 @@ interface Place {
 }
 
 /** A task of a Deadbolt client: a lock object of its own (so a generated owner), taken with a bounded wait. */
-function deadboltTask(client: LockClient, subject: LockSubject<ReliabilityKind>, { subject: index, task, lock: name, waitTime }: Place): Contender {
+function deadboltTask(
+  client: LockClient,
+  subject: LockSubject<ReliabilityKind>,
+  { subject: index, task, lock: name, waitTime }: Place,
+): Contender {
   const lock = subject.kind.create([client], name, subject.role.name);
   return {
     side: 'deadbolt',
@@ -163,7 +179,11 @@ function deadboltTask(client: LockClient, subject: LockSubject<ReliabilityKind>,
 }
 
 /** A thread of the peer: Redisson's `lock()` without a lease (the watchdog renews it) and `unlock()`. */
-function peerThread(peer: RedissonPeer, subject: LockSubject<ReliabilityKind>, { subject: index, task, lock: name, waitTime }: Place): Contender {
+function peerThread(
+  peer: RedissonPeer,
+  subject: LockSubject<ReliabilityKind>,
+  { subject: index, task, lock: name, waitTime }: Place,
+): Contender {
   const lock = redissonCounterpart(peer, subject, name);
   const thread = peer.newThreadId();
   return {
@@ -183,7 +203,11 @@ function peerThread(peer: RedissonPeer, subject: LockSubject<ReliabilityKind>, {
 }
 
 /** The hold loop both sides share: take, read, work, write, release; one {@link RedissonHammerHold} per hold. */
-async function takeTurns(contender: Contender, options: RedissonHammerOptions, holds: RedissonHammerHold[]): Promise<void> {
+async function takeTurns(
+  contender: Contender,
+  options: RedissonHammerOptions,
+  holds: RedissonHammerHold[],
+): Promise<void> {
   const subject = options.subjects[contender.subject];
   if (subject === undefined) throw new Error(`unknown subject ${contender.subject}`);
   const { lock } = contender;
@@ -226,7 +250,10 @@ async function takeTurns(contender: Contender, options: RedissonHammerOptions, h
 }
 
 /** `released`, or `not-held` when the release failed with `notHeld` (the lock was no longer the owner's). */
-async function settleRelease(release: Promise<void>, notHeld: abstract new (...args: never[]) => Error): Promise<ReleaseOutcome> {
+async function settleRelease(
+  release: Promise<void>,
+  notHeld: abstract new (...args: never[]) => Error,
+): Promise<ReleaseOutcome> {
   try {
     await release;
     return 'released';

@@ -46,10 +46,13 @@ export function expectRedissonHammerHeld(report: RedissonHammerReport, minHandof
       expect(holds.length, `${subject}: holds ${side} took and released`).toBe(report.planned[side]);
     }
   }
-  for (const [lock, count] of handoffs(report)) expect(count, `times ${lock} changed sides`).toBeGreaterThanOrEqual(minHandoffs);
+  for (const [lock, count] of handoffs(report))
+    expect(count, `times ${lock} changed sides`).toBeGreaterThanOrEqual(minHandoffs);
 
   const pastLease = (exclusive: boolean) =>
-    completed(report.holds, 'redisson').some((hold) => hold.exclusive === exclusive && hold.end - hold.start > report.leaseMicros);
+    completed(report.holds, 'redisson').some(
+      (hold) => hold.exclusive === exclusive && hold.end - hold.start > report.leaseMicros,
+    );
   expect(report.peerRenewals.lockTask, 'runs of the peer’s LockTask').toBeGreaterThan(0);
   expect(pastLease(true), 'an exclusive peer hold kept past its lease by the LockTask').toBe(true);
   if (report.holds.some((hold) => !hold.exclusive)) {

@@ -36,7 +36,14 @@ export function accountPermits(limit: number, available: number, leaks: readonly
   const certain = sum(leaks.filter((leak) => leak.certain));
   const maybe = leaks.filter((leak) => !leak.certain);
   const leaked = limit - available;
-  return { limit, available, leaked, certain, uncertain: sum(maybe), accounted: subsetSums(maybe.map((leak) => leak.permits)).has(leaked - certain) };
+  return {
+    limit,
+    available,
+    leaked,
+    certain,
+    uncertain: sum(maybe),
+    accounted: subsetSums(maybe.map((leak) => leak.permits)).has(leaked - certain),
+  };
 }
 
 function sum(leaks: readonly PermitLeak[]): number {

@@ -40,7 +40,13 @@ export const PERMIT_JOB_VARIABLE = 'DEADBOLT_RELIABILITY_PERMIT_JOB';
 export type PermitEvent =
   | { readonly event: 'ready' }
   /** An acquisition of `permits` is about to be asked for, at `at`, with a fixed lease of `leaseMs` if present. */
-  | { readonly event: 'asking'; readonly hold: string; readonly permits: number; readonly at: number; readonly leaseMs?: number }
+  | {
+      readonly event: 'asking';
+      readonly hold: string;
+      readonly permits: number;
+      readonly at: number;
+      readonly leaseMs?: number;
+    }
   /** It took them: the grant's interval starts now, `at`. */
   | { readonly event: 'acquired'; readonly hold: string; readonly at: number }
   /**
@@ -56,7 +62,13 @@ export type PermitEvent =
    * permits' mark gone (`notHeld`: an earlier try may have given them back); `lapsed` (leased
    * kinds) when some of the permits were no longer held: their lease had ended.
    */
-  | { readonly event: 'released'; readonly hold: string; readonly unknown: boolean; readonly lapsed?: boolean; readonly notHeld?: boolean }
+  | {
+      readonly event: 'released';
+      readonly hold: string;
+      readonly unknown: boolean;
+      readonly lapsed?: boolean;
+      readonly notHeld?: boolean;
+    }
   /** Leased kinds: the grant's signal aborted at `at` (its holder was told the permits are lost), with `reason`, the error's name. */
   | { readonly event: 'told'; readonly hold: string; readonly at: number; readonly reason: string }
   /**

@@ -76,7 +76,9 @@ export function permitFault(fault: HammerFault): PermitFault {
         commandTimeout,
         finishLater,
         holdingWorker: () => {
-          throw new Error(`the fault "${fault.type}" needs a lock-hammer worker; the permit hammer has its own process faults`);
+          throw new Error(
+            `the fault "${fault.type}" needs a lock-hammer worker; the permit hammer has its own process faults`,
+          );
         },
       }),
   };
@@ -112,11 +114,15 @@ export const killPermitHolder: PermitFault = {
     // others would wait for them for good.
     const target = chosen;
     target.send('freeze');
-    await waitFor(() => target.exit !== undefined || target.events.some((event) => event.event === 'frozen' || event.event === 'done'), {
-      timeoutMs: FREEZE_TIMEOUT_MS,
-      intervalMs: 1,
-      description: `worker ${target.pid} frozen`,
-    });
+    await waitFor(
+      () =>
+        target.exit !== undefined || target.events.some((event) => event.event === 'frozen' || event.event === 'done'),
+      {
+        timeoutMs: FREEZE_TIMEOUT_MS,
+        intervalMs: 1,
+        description: `worker ${target.pid} frozen`,
+      },
+    );
     // Every line it printed is in once it is gone.
     await target.kill();
     const permits = permitsHeld(target.events);

@@ -48,7 +48,11 @@ const MICROS_PER_MS = 1_000;
  * With `leases` (a leased kind), `killed.at` is the kill, a grant ends no later than its lease
  * (see {@link leasedGrantEnd}), and nothing leaks: every permit comes back when its lease ends.
  */
-export function grantsOf(events: readonly PermitEvent[], killed?: { readonly at: number }, leases?: GrantLeases): WorkerGrants {
+export function grantsOf(
+  events: readonly PermitEvent[],
+  killed?: { readonly at: number },
+  leases?: GrantLeases,
+): WorkerGrants {
   const attempts = attemptsOf(events);
   if (leases !== undefined) return leasedGrantsOf(attempts, killed, leases);
   const grants: PermitInterval[] = [];
@@ -56,7 +60,8 @@ export function grantsOf(events: readonly PermitEvent[], killed?: { readonly at:
   let completed = 0;
   let unknown = 0;
   for (const [id, attempt] of attempts) {
-    if (attempt.start !== undefined) grants.push({ id, permits: attempt.permits, start: attempt.start, end: attempt.end ?? killed?.at ?? Infinity });
+    if (attempt.start !== undefined)
+      grants.push({ id, permits: attempt.permits, start: attempt.start, end: attempt.end ?? killed?.at ?? Infinity });
     if (attempt.stage === 'released' && !attempt.unknown) completed++;
     const inFlight = killed !== undefined && (attempt.stage === 'asking' || attempt.stage === 'releasing');
     if (inFlight || attempt.unknown) {
@@ -77,16 +82,22 @@ export function grantsOf(events: readonly PermitEvent[], killed?: { readonly at:
  * held. Nothing leaks; a request cut by the kill or failed with Redis unreachable still counts
  * as unknown.
  */
-function leasedGrantsOf(attempts: ReadonlyMap<string, PermitAttempt>, killed: { readonly at: number } | undefined, leases: GrantLeases): WorkerGrants {
+function leasedGrantsOf(
+  attempts: ReadonlyMap<string, PermitAttempt>,
+  killed: { readonly at: number } | undefined,
+  leases: GrantLeases,
+): WorkerGrants {
   const grants: PermitInterval[] = [];
   let completed = 0;
   let unknown = 0;
   for (const [id, attempt] of attempts) {
-    if (attempt.start !== undefined) grants.push({ id, permits: attempt.permits, start: attempt.start, end: leasedGrantEnd(attempt, killed, leases) });
+    if (attempt.start !== undefined)
+      grants.push({ id, permits: attempt.permits, start: attempt.start, end: leasedGrantEnd(attempt, killed, leases) });
     if (attempt.stage === 'released' && !attempt.unknown) completed++;
     const inFlight = killed !== undefined && (attempt.stage === 'asking' || attempt.stage === 'releasing');
     if (inFlight || attempt.unknown) unknown++;
-    else if (killed === undefined && attempt.stage !== 'released' && attempt.stage !== 'missed') throw new Error(`attempt ${id} never finished in a worker that was not killed`);
+    else if (killed === undefined && attempt.stage !== 'released' && attempt.stage !== 'missed')
+      throw new Error(`attempt ${id} never finished in a worker that was not killed`);
   }
   return { grants, leaks: [], completed, unknown };
 }
@@ -97,9 +108,14 @@ function leasedGrantsOf(attempts: ReadonlyMap<string, PermitAttempt>, killed: { 
  * is held at least one `watchdogTimeout` from its request, and, killed untold, until the kill;
  * once its holder was told it lost it, the history knows no more than that first lease.
  */
-export function leasedGrantEnd(attempt: PermitAttempt, killed: { readonly at: number } | undefined, leases: GrantLeases): number {
+export function leasedGrantEnd(
+  attempt: PermitAttempt,
+  killed: { readonly at: number } | undefined,
+  leases: GrantLeases,
+): number {
   const firstLease = attempt.asked + (attempt.leaseMs ?? leases.watchdogMs) * MICROS_PER_MS;
-  if (attempt.leaseMs !== undefined || attempt.told !== undefined) return Math.min(attempt.end ?? killed?.at ?? Infinity, firstLease);
+  if (attempt.leaseMs !== undefined || attempt.told !== undefined)
+    return Math.min(attempt.end ?? killed?.at ?? Infinity, firstLease);
   return attempt.end ?? (killed === undefined ? Infinity : Math.max(killed.at, firstLease));
 }
 
@@ -109,11 +125,18 @@ export function attemptsOf(events: readonly PermitEvent[]): Map<string, PermitAt
   const of = (hold: string) => attempts.get(hold) ?? fail(`event of attempt ${hold} before it asked`);
   for (const event of events) {
     if (event.event === 'asking') {
-      attempts.set(event.hold, { permits: event.permits, stage: 'asking', unknown: false, asked: event.at, ...(event.leaseMs === undefined ? {} : { leaseMs: event.leaseMs }) });
+      attempts.set(event.hold, {
+        permits: event.permits,
+        stage: 'asking',
+        unknown: false,
+        asked: event.at,
+        ...(event.leaseMs === undefined ? {} : { leaseMs: event.leaseMs }),
+      });
     } else if (event.event === 'acquired') Object.assign(of(event.hold), { stage: 'acquired', start: event.at });
     else if (event.event === 'missed') Object.assign(of(event.hold), { stage: 'missed', unknown: event.unknown });
     else if (event.event === 'releasing') Object.assign(of(event.hold), { stage: 'releasing', end: event.at });
-    else if (event.event === 'released') Object.assign(of(event.hold), { stage: 'released', unknown: event.unknown, lapsed: event.lapsed });
+    else if (event.event === 'released')
+      Object.assign(of(event.hold), { stage: 'released', unknown: event.unknown, lapsed: event.lapsed });
     else if (event.event === 'told') Object.assign(of(event.hold), { told: event.at });
   }
   return attempts;

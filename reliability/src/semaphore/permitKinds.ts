@@ -78,7 +78,13 @@ function expirablePermits(client: LockClient, name: string): PermitSemaphore {
     availablePermits: () => semaphore.availablePermits(),
     addPermits: (permits) => semaphore.addPermits(permits),
     acquire: async (permits, { waitTime, leaseTime, signal }) =>
-      leasedHolding(await semaphore.acquire(permits, { waitTime, ...(leaseTime === undefined ? {} : { leaseTime }), ...(signal === undefined ? {} : { signal }) })),
+      leasedHolding(
+        await semaphore.acquire(permits, {
+          waitTime,
+          ...(leaseTime === undefined ? {} : { leaseTime }),
+          ...(signal === undefined ? {} : { signal }),
+        }),
+      ),
   };
 }
 

@@ -38,16 +38,23 @@ export function reviewLeases(attempts: ReadonlyMap<string, PermitAttempt>, kille
     if (attempt.leaseMs === undefined) {
       if (attempt.lapsed !== true) continue;
       watchdogLapses++;
-      if (attempt.told === undefined || attempt.told > heldUntil) breaches.push(`${id}: lost its permits under the watchdog, but was not told before its release`);
+      if (attempt.told === undefined || attempt.told > heldUntil)
+        breaches.push(`${id}: lost its permits under the watchdog, but was not told before its release`);
       continue;
     }
     const leaseEnd = attempt.start + attempt.leaseMs * MICROS_PER_MS;
     if (heldUntil <= leaseEnd + CLOCK_SLACK_MS * MICROS_PER_MS) continue;
     outlived++;
-    if (attempt.lapsed === false) breaches.push(`${id}: its release, sent after its ${attempt.leaseMs} ms lease ended, gave its permits back again`);
+    if (attempt.lapsed === false)
+      breaches.push(
+        `${id}: its release, sent after its ${attempt.leaseMs} ms lease ended, gave its permits back again`,
+      );
     const toldBy = leaseEnd + TOLD_SLACK_MS * MICROS_PER_MS;
     const late = attempt.told === undefined ? heldUntil > toldBy : attempt.told > toldBy;
-    if (late) breaches.push(`${id}: its ${attempt.leaseMs} ms lease ended by ${leaseEnd} µs, but it was ${attempt.told === undefined ? 'never told' : `told only at ${attempt.told} µs`}`);
+    if (late)
+      breaches.push(
+        `${id}: its ${attempt.leaseMs} ms lease ended by ${leaseEnd} µs, but it was ${attempt.told === undefined ? 'never told' : `told only at ${attempt.told} µs`}`,
+      );
   }
   return { outlived, watchdogLapses, breaches };
 }

@@ -55,7 +55,9 @@ lines.on('line', (line) => {
   if (parked === job.tasks) emit({ event: 'frozen' });
 });
 
-await Promise.all(Array.from({ length: job.tasks }, (_, task) => runTask(semaphore, task))).catch((error: unknown) => fail(describe(error)));
+await Promise.all(Array.from({ length: job.tasks }, (_, task) => runTask(semaphore, task))).catch((error: unknown) =>
+  fail(describe(error)),
+);
 lines.close();
 await close();
 emit({ event: 'done' });
@@ -71,18 +73,29 @@ async function runTask(semaphore: PermitSemaphore, task: number): Promise<void> 
   let granted = 0;
   let missedInARow = 0;
   for (let attempt = 0; granted < job.holdsPerTask; attempt++) {
-    if (attempt >= job.holdsPerTask * MAX_ATTEMPTS_PER_HOLD) throw new Error(`task ${task} made ${attempt} attempts for ${granted} grants`);
+    if (attempt >= job.holdsPerTask * MAX_ATTEMPTS_PER_HOLD)
+      throw new Error(`task ${task} made ${attempt} attempts for ${granted} grants`);
     const hold = `${process.pid}.${task}.${attempt}`;
     const permits = 1 + ((task + attempt) % job.maxPermits);
     const lease = fixedLeaseOf(task + attempt);
     if (freezing.signal.aborted) await park();
-    emit({ event: 'asking', hold, permits, at: monotonicMicros(), ...(lease === undefined ? {} : { leaseMs: lease.leaseMs }) });
+    emit({
+      event: 'asking',
+      hold,
+      permits,
+      at: monotonicMicros(),
+      ...(lease === undefined ? {} : { leaseMs: lease.leaseMs }),
+    });
     const holding = await attemptAcquire(semaphore, hold, permits, lease?.leaseMs);
     if (holding === 'unknown') await sleep(Math.min(++missedInARow * MISSED_PAUSE_MS, MISSED_PAUSE_MAX_MS));
     if (holding === null || holding === 'unknown') continue;
     missedInARow = 0;
     emit({ event: 'acquired', hold, at: monotonicMicros() });
-    holding.signal?.addEventListener('abort', () => emit({ event: 'told', hold, at: monotonicMicros(), reason: describe(holding.signal?.reason) }), { once: true });
+    holding.signal?.addEventListener(
+      'abort',
+      () => emit({ event: 'told', hold, at: monotonicMicros(), reason: describe(holding.signal?.reason) }),
+      { once: true },
+    );
     await (lease?.outlive === true ? toldOrGiveUp(holding, lease.leaseMs) : sleep(job.workMs));
     if (freezing.signal.aborted) await park();
     emit({ event: 'releasing', hold, at: monotonicMicros() });
@@ -125,7 +138,10 @@ async function toldOrGiveUp(holding: PermitHolding, leaseMs: number): Promise<vo
   if (signal !== undefined && !signal.aborted) {
     const giveUp = new AbortController();
     const told = once(signal, 'abort', { signal: giveUp.signal }).catch(() => undefined);
-    await Promise.race([told, sleep(leaseMs + TOLD_WAIT_MS, undefined, { signal: giveUp.signal }).catch(() => undefined)]);
+    await Promise.race([
+      told,
+      sleep(leaseMs + TOLD_WAIT_MS, undefined, { signal: giveUp.signal }).catch(() => undefined),
+    ]);
     giveUp.abort();
   }
   await sleep(PAST_LEASE_MS);
@@ -135,9 +151,18 @@ async function toldOrGiveUp(holding: PermitHolding, leaseMs: number): Promise<vo
  * The permits, or `null` after a typed error or a freeze (reported as `missed`; an aborted wait
  * took nothing), `unknown` when Redis was unreachable; anything else is fatal.
  */
-async function attemptAcquire(semaphore: PermitSemaphore, hold: string, permits: number, leaseTime: number | undefined): Promise<PermitHolding | null | 'unknown'> {
+async function attemptAcquire(
+  semaphore: PermitSemaphore,
+  hold: string,
+  permits: number,
+  leaseTime: number | undefined,
+): Promise<PermitHolding | null | 'unknown'> {
   try {
-    return await semaphore.acquire(permits, { waitTime: WAIT_TIME, signal: freezing.signal, ...(leaseTime === undefined ? {} : { leaseTime }) });
+    return await semaphore.acquire(permits, {
+      waitTime: WAIT_TIME,
+      signal: freezing.signal,
+      ...(leaseTime === undefined ? {} : { leaseTime }),
+    });
   } catch (error) {
     if (freezing.signal.aborted && error === freezing.signal.reason) {
       emit({ event: 'missed', hold, error: 'frozen', unknown: false });
@@ -157,7 +182,9 @@ async function attemptAcquire(semaphore: PermitSemaphore, hold: string, permits:
  * try). A Semaphore's is sent again until it comes back, as an application would: the same
  * request, which gives back only what is still held, so its outcome is known in the end.
  */
-async function releaseOutcome(holding: PermitHolding): Promise<{ unknown: boolean; lapsed?: boolean; notHeld?: boolean }> {
+async function releaseOutcome(
+  holding: PermitHolding,
+): Promise<{ unknown: boolean; lapsed?: boolean; notHeld?: boolean }> {
   for (let tries = 1; ; tries++) {
     try {
       const released = await holding.release();

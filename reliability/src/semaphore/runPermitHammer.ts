@@ -126,7 +126,9 @@ export async function runPermitHammer(options: PermitHammerOptions): Promise<Per
     ...clientOptionsOf(options),
     ...(options.kind.leased ? { fixedLease: FIXED_LEASE } : {}),
   };
-  const workers = Array.from({ length: options.processes }, () => WorkerProcess.start<PermitEvent>(SCRIPT, PERMIT_JOB_VARIABLE, job));
+  const workers = Array.from({ length: options.processes }, () =>
+    WorkerProcess.start<PermitEvent>(SCRIPT, PERMIT_JOB_VARIABLE, job),
+  );
   await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
   const unfinished: Promise<void>[] = [];
   const context: PermitFaultContext = {
@@ -148,7 +150,10 @@ export async function runPermitHammer(options: PermitHammerOptions): Promise<Per
     await injectFaults(context, options.faults, options.tasks * options.holdsPerTask);
     // Settled, not short-circuited: a fault that failed fails the run once every other one ended.
     for (const result of await Promise.allSettled(unfinished)) if (result.status === 'rejected') throw result.reason;
-    await finishedWithin(workers.filter((worker) => worker.exit?.signal !== 'SIGKILL'), FINISH_TIMEOUT_MS);
+    await finishedWithin(
+      workers.filter((worker) => worker.exit?.signal !== 'SIGKILL'),
+      FINISH_TIMEOUT_MS,
+    );
     // Nobody gives a killed holder's leased permits back: they come back when their lease ends.
     if (options.kind.leased) await sleep(WATCHDOG_MS + LEASE_END_SLACK_MS);
   } finally {
@@ -156,7 +161,8 @@ export async function runPermitHammer(options: PermitHammerOptions): Promise<Per
     await sampler.stop();
   }
   const available = await observed.availablePermits();
-  if (!options.kind.leased) return report(options.permits, context, available, sampler, undefined, await heldMarks(options.backend, name));
+  if (!options.kind.leased)
+    return report(options.permits, context, available, sampler, undefined, await heldMarks(options.backend, name));
   const timeouts = options.kind.createExpirable(options.observer, name).timeoutsKey;
   const heldLeft = Number(await options.backend.command(['ZCARD', timeouts], timeouts));
   return report(options.permits, context, available, sampler, heldLeft);
@@ -179,22 +185,35 @@ function clientOptionsOf(options: PermitHammerOptions): Pick<PermitJob, 'clientO
 }
 
 /** Injects each fault once its share of the grants is given back, leaving the run's last stretch free. */
-async function injectFaults(context: PermitFaultContext, faults: readonly PermitFault[], perWorker: number): Promise<void> {
+async function injectFaults(
+  context: PermitFaultContext,
+  faults: readonly PermitFault[],
+  perWorker: number,
+): Promise<void> {
   const given = (worker: PermitWorker) => worker.events.filter((event) => event.event === 'released').length;
   for (const [index, fault] of faults.entries()) {
     const share = (index + 1) / (faults.length + 1.5);
     // A killed worker's grants count as far as it got.
-    const achievable = () => context.workers.reduce((sum, worker) => sum + (worker.exit?.signal === 'SIGKILL' ? given(worker) : perWorker), 0);
-    await waitFor(() => context.workers.reduce((sum, worker) => sum + given(worker), 0) >= share * achievable() || context.workers.every((worker) => worker.exit !== undefined), {
-      timeoutMs: PROGRESS_TIMEOUT_MS,
-      intervalMs: SAMPLE_INTERVAL_MS,
-      description: `${Math.round(share * 100)}% of the grants given back, for the fault "${fault.type}"`,
-    }).catch(async (error: unknown) => {
+    const achievable = () =>
+      context.workers.reduce((sum, worker) => sum + (worker.exit?.signal === 'SIGKILL' ? given(worker) : perWorker), 0);
+    await waitFor(
+      () =>
+        context.workers.reduce((sum, worker) => sum + given(worker), 0) >= share * achievable() ||
+        context.workers.every((worker) => worker.exit !== undefined),
+      {
+        timeoutMs: PROGRESS_TIMEOUT_MS,
+        intervalMs: SAMPLE_INTERVAL_MS,
+        description: `${Math.round(share * 100)}% of the grants given back, for the fault "${fault.type}"`,
+      },
+    ).catch(async (error: unknown) => {
       // Say where it stuck: what Redis holds, and what the workers last did.
       const available = await context.operator.availablePermits().catch((cause: unknown) => String(cause));
       const holds = holdMarkersKey(context.name);
       const marked = await context.backend.command(['HGETALL', holds], holds).catch((cause: unknown) => String(cause));
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${String(available)} available, marked held ${JSON.stringify(marked)}\n${context.workers.map(describeWorker).join('\n')}`, { cause: error });
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; ${String(available)} available, marked held ${JSON.stringify(marked)}\n${context.workers.map(describeWorker).join('\n')}`,
+        { cause: error },
+      );
     });
     if ((await fault.inject(context)) !== false) context.log.record(fault.type);
   }
@@ -204,12 +223,21 @@ async function injectFaults(context: PermitFaultContext, faults: readonly Permit
 async function finishedWithin(workers: readonly PermitWorker[], timeoutMs: number): Promise<void> {
   const finished = Promise.all(workers.map((worker) => worker.finished())).catch((error: unknown) => {
     // Say why: a worker that failed printed it (see PermitEvent 'failed').
-    const failed = workers.filter((worker) => worker.exit !== undefined && worker.exit.code !== 0 && worker.exit.signal !== 'SIGKILL');
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${failed.map(describeWorker).join('\n')}`, { cause: error });
+    const failed = workers.filter(
+      (worker) => worker.exit !== undefined && worker.exit.code !== 0 && worker.exit.signal !== 'SIGKILL',
+    );
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n${failed.map(describeWorker).join('\n')}`,
+      { cause: error },
+    );
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`workers still running after ${timeoutMs} ms:\n${workers.map(describeWorker).join('\n')}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(new Error(`workers still running after ${timeoutMs} ms:\n${workers.map(describeWorker).join('\n')}`)),
+      timeoutMs,
+    );
   });
   try {
     await Promise.race([finished, late]);
@@ -220,12 +248,21 @@ async function finishedWithin(workers: readonly PermitWorker[], timeoutMs: numbe
 
 // A worker's state for a failure message: how it ended, its last events, its typed errors, its stderr.
 function describeWorker(worker: PermitWorker): string {
-  const missed = worker.events.filter((event) => event.event === 'missed' || (event.event === 'released' && event.unknown));
+  const missed = worker.events.filter(
+    (event) => event.event === 'missed' || (event.event === 'released' && event.unknown),
+  );
   const state = worker.exit === undefined ? 'running' : String(worker.exit.signal ?? worker.exit.code);
   return `worker ${worker.pid} (${state}): last ${JSON.stringify(worker.events.slice(-3))}, failed requests ${JSON.stringify(missed)}${worker.stderr === '' ? '' : `, stderr ${worker.stderr.slice(-2_000)}`}`;
 }
 
-function report(permits: number, context: PermitFaultContext, available: number, sampler: PermitSampler, heldLeft?: number, marked?: number): PermitHammerReport {
+function report(
+  permits: number,
+  context: PermitFaultContext,
+  available: number,
+  sampler: PermitSampler,
+  heldLeft?: number,
+  marked?: number,
+): PermitHammerReport {
   const each = context.workers.map((worker) => workerGrants(context, worker));
   const grants = each.flatMap((worker) => worker.grants);
   const restored = context.restored.reduce((sum, restore) => sum + restore.permits, 0);
@@ -234,13 +271,23 @@ function report(permits: number, context: PermitFaultContext, available: number,
     grants,
     excesses: findPermitExcesses(grants, [{ at: -Infinity, limit: permits }]),
     // The operator's additions are permits the semaphore was given too.
-    account: accountPermits(permits + restored, available, each.flatMap((worker) => worker.leaks)),
+    account: accountPermits(
+      permits + restored,
+      available,
+      each.flatMap((worker) => worker.leaks),
+    ),
     restored,
     completed: each.reduce((sum, worker) => sum + worker.completed, 0),
     unknown: each.reduce((sum, worker) => sum + worker.unknown, 0),
-    releasesNotHeld: context.workers.reduce((sum, worker) => sum + worker.events.filter((event) => event.event === 'released' && event.notHeld === true).length, 0),
+    releasesNotHeld: context.workers.reduce(
+      (sum, worker) =>
+        sum + worker.events.filter((event) => event.event === 'released' && event.notHeld === true).length,
+      0,
+    ),
     ...(heldLeft === undefined ? {} : { leases: leaseReport(context, heldLeft) }),
-    lingered: context.workers.flatMap((worker) => worker.events.flatMap((event) => (event.event === 'lingered' ? [event.resources] : []))),
+    lingered: context.workers.flatMap((worker) =>
+      worker.events.flatMap((event) => (event.event === 'lingered' ? [event.resources] : [])),
+    ),
     sampled: sampler.seen,
     faults: context.log,
   };
@@ -250,13 +297,17 @@ function report(permits: number, context: PermitFaultContext, available: number,
 function workerGrants(context: PermitFaultContext, worker: PermitWorker): WorkerGrants {
   const leases: GrantLeases | undefined = context.leased ? { watchdogMs: WATCHDOG_MS } : undefined;
   if (worker.exit?.signal !== 'SIGKILL') return grantsOf(worker.events, undefined, leases);
-  const end = (context.leased ? context.kills : context.restored).find((each) => each.pid === worker.pid) ?? { at: Infinity };
+  const end = (context.leased ? context.kills : context.restored).find((each) => each.pid === worker.pid) ?? {
+    at: Infinity,
+  };
   return grantsOf(worker.events, end, leases);
 }
 
 // Every worker's lease review, added up, with what the killed holders held and what is left held.
 function leaseReport(context: PermitFaultContext, heldLeft: number): LeaseReport {
-  const reviews = context.workers.map((worker) => reviewLeases(attemptsOf(worker.events), context.kills.find((kill) => kill.pid === worker.pid)?.at));
+  const reviews = context.workers.map((worker) =>
+    reviewLeases(attemptsOf(worker.events), context.kills.find((kill) => kill.pid === worker.pid)?.at),
+  );
   return {
     outlived: reviews.reduce((sum, review) => sum + review.outlived, 0),
     watchdogLapses: reviews.reduce((sum, review) => sum + review.watchdogLapses, 0),
@@ -289,7 +340,11 @@ class PermitSampler {
   async #sample(semaphore: PermitSemaphore): Promise<void> {
     while (this.#running) {
       const available = await semaphore.availablePermits();
-      this.seen = { reads: this.seen.reads + 1, fewest: Math.min(this.seen.fewest, available), most: Math.max(this.seen.most, available) };
+      this.seen = {
+        reads: this.seen.reads + 1,
+        fewest: Math.min(this.seen.fewest, available),
+        most: Math.max(this.seen.most, available),
+      };
       await sleep(SAMPLE_INTERVAL_MS);
     }
   }

@@ -14,7 +14,11 @@ export function permitHammerFigures(report: PermitHammerReport, permits: number)
     operations: report.completed,
     overlaps: report.excesses.length,
     permitMiscounts:
-      (report.account.accounted ? 0 : 1) + readsOutOfRange(report, permits) + (report.leases?.breaches.length ?? 0) + (report.leases?.heldLeft ?? 0) + ledgerOff(report),
+      (report.account.accounted ? 0 : 1) +
+      readsOutOfRange(report, permits) +
+      (report.leases?.breaches.length ?? 0) +
+      (report.leases?.heldLeft ?? 0) +
+      ledgerOff(report),
     // A leased kind's killed holders leak nothing: their permits came back by themselves.
     permitsLeaked: report.account.accounted ? report.restored : 0,
     lateDeliveries: report.faults.late.delivered,
@@ -44,19 +48,30 @@ export function ledgerOff(report: PermitHammerReport): number {
  *   permits was told (see `reviewLeases`).
  */
 export function expectPermitsHeld(report: PermitHammerReport, permits: number): void {
-  const excesses = report.excesses.map(({ grant, held, limit }) => `${grant.id} [${grant.start}, ${grant.end}] ${grant.permits} permits: ${held} held, limit ${limit}`);
+  const excesses = report.excesses.map(
+    ({ grant, held, limit }) =>
+      `${grant.id} [${grant.start}, ${grant.end}] ${grant.permits} permits: ${held} held, limit ${limit}`,
+  );
   expect(excesses.slice(0, 10), `${excesses.length} grants beyond ${permits} permits; the first ones`).toEqual([]);
   expect(report.sampled.reads, 'reads of the available permits during the run').toBeGreaterThan(0);
   expect([report.sampled.fewest, report.sampled.most], 'fewest and most permits read as available').toEqual([
     Math.max(report.sampled.fewest, 0),
     Math.min(report.sampled.most, permits),
   ]);
-  expect(report.account, 'the end count: leaked permits are what killed holders kept').toMatchObject({ accounted: true });
+  expect(report.account, 'the end count: leaked permits are what killed holders kept').toMatchObject({
+    accounted: true,
+  });
   if (report.ledger !== undefined) {
-    expect(report.ledger.available + report.ledger.marked, `available + marked as held, of ${report.ledger.given} given (${JSON.stringify(report.ledger)})`).toBe(report.ledger.given);
+    expect(
+      report.ledger.available + report.ledger.marked,
+      `available + marked as held, of ${report.ledger.given} given (${JSON.stringify(report.ledger)})`,
+    ).toBe(report.ledger.given);
   }
   if (report.leases === undefined) return;
-  expect(report.leases.breaches.slice(0, 10), `${report.leases.breaches.length} broken lease promises; the first ones`).toEqual([]);
+  expect(
+    report.leases.breaches.slice(0, 10),
+    `${report.leases.breaches.length} broken lease promises; the first ones`,
+  ).toEqual([]);
   expect(report.leases.heldLeft, 'permits still in the held set once every lease ended').toBe(0);
   expect(report.leases.outlived, 'grants that outlived their fixed lease (the worker makes some)').toBeGreaterThan(0);
 }

@@ -16,7 +16,13 @@ export interface ContentionResult {
  * inside `withLock`. The model's own steps run one at a time, so this is where the soak counts
  * lost updates: any increment overwritten means two holders were inside at once.
  */
-export async function contend(kind: ModelKind, backend: Backend, name: string, tasks = 4, rounds = 5): Promise<ContentionResult> {
+export async function contend(
+  kind: ModelKind,
+  backend: Backend,
+  name: string,
+  tasks = 4,
+  rounds = 5,
+): Promise<ContentionResult> {
   const connections = await Promise.all([backend.connect(), backend.connect()]);
   const clients = connections.map((connected) => new LockClient(connected.executor, { watchdogTimeout: 900 }));
   const counter = `${name}:counter`;

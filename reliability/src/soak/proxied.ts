@@ -1,4 +1,9 @@
-import { connectExecutor, type Backend, type ConnectedExecutor, type ConnectOptions } from '@deadbolt/conformance/connect';
+import {
+  connectExecutor,
+  type Backend,
+  type ConnectedExecutor,
+  type ConnectOptions,
+} from '@deadbolt/conformance/connect';
 import { startFaultProxy, type FaultProxy } from '@deadbolt/test-harness';
 
 /**
@@ -16,7 +21,8 @@ export interface ProxiedBackend {
 /** Puts a fault proxy in front of a standalone `backend`. */
 export async function proxied(backend: Backend): Promise<ProxiedBackend> {
   const [target] = backend.spec.nodes;
-  if (backend.spec.topology !== 'standalone' || target === undefined) throw new Error('the soak proxies standalone backends only');
+  if (backend.spec.topology !== 'standalone' || target === undefined)
+    throw new Error('the soak proxies standalone backends only');
   const proxy = await startFaultProxy({ host: target.host, port: target.port });
   const opened: ConnectedExecutor[] = [];
   const spec = { ...backend.spec, nodes: [{ host: proxy.host, port: proxy.port }] };

@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BACKENDS, startBackend, type Backend } from '@deadbolt/conformance/connect';
-import { checkGroupModel, checkModel, GROUP_MODEL_KINDS, MODEL_KINDS, type GroupKind, type ModelKind, type ModelReport } from '@deadbolt/conformance/model';
+import {
+  checkGroupModel,
+  checkModel,
+  GROUP_MODEL_KINDS,
+  MODEL_KINDS,
+  type GroupKind,
+  type ModelKind,
+  type ModelReport,
+} from '@deadbolt/conformance/model';
 import { setup, teardown } from '@deadbolt/test-harness/global-setup';
 import { contend } from './contention.js';
 import { proxied, type ProxiedBackend } from './proxied.js';
@@ -29,7 +37,8 @@ function parseOptions(argv: readonly string[]): Options {
   };
   const minutes = Number(value('--minutes') ?? 30);
   const runsPerCheck = Number(value('--runs-per-check') ?? 5);
-  if (!(minutes > 0) || !(runsPerCheck > 0)) throw new Error('usage: soak [--minutes N>0] [--faults] [--runs-per-check N>0]');
+  if (!(minutes > 0) || !(runsPerCheck > 0))
+    throw new Error('usage: soak [--minutes N>0] [--faults] [--runs-per-check N>0]');
   return { minutes, faults: argv.includes('--faults'), runsPerCheck };
 }
 
@@ -53,7 +62,10 @@ async function main(): Promise<number> {
       if (options.faults && topology === 'standalone') proxies.push(await proxied(backend));
     }
     const targets = [...backends, ...proxies.map((each) => each.backend)];
-    const subjects: Subject[] = [...MODEL_KINDS.map((single) => ({ single })), ...GROUP_MODEL_KINDS.map((group) => ({ group }))];
+    const subjects: Subject[] = [
+      ...MODEL_KINDS.map((single) => ({ single })),
+      ...GROUP_MODEL_KINDS.map((group) => ({ group })),
+    ];
     // Backends take turns, so a short soak still covers every one of them.
     const work = subjects.flatMap((subject) => targets.map((backend) => ({ backend, subject })));
     for (let i = 0; performance.now() < deadline; i++) {
@@ -63,16 +75,37 @@ async function main(): Promise<number> {
         proxy.setLatency({ ms: Math.floor(Math.random() * 5), jitterMs: Math.floor(Math.random() * 15) });
         faults += 1;
       }
-      const budget = { runs: options.runsPerCheck, minSteps: 10, maxSteps: 22, timeLimit: deadline - performance.now() };
-      const report: ModelReport = 'single' in subject ? await checkModel(subject.single, backend, budget) : await checkGroupModel(subject.group, backend, budget);
+      const budget = {
+        runs: options.runsPerCheck,
+        minSteps: 10,
+        maxSteps: 22,
+        timeLimit: deadline - performance.now(),
+      };
+      const report: ModelReport =
+        'single' in subject
+          ? await checkModel(subject.single, backend, budget)
+          : await checkGroupModel(subject.group, backend, budget);
       const key = `${report.kind} on ${report.backend}`;
-      const entry = entries.get(key) ?? { kind: report.kind, backend: report.backend, runs: 0, steps: 0, overlaps: 0, seeds: [], failures: [] };
+      const entry = entries.get(key) ?? {
+        kind: report.kind,
+        backend: report.backend,
+        runs: 0,
+        steps: 0,
+        overlaps: 0,
+        seeds: [],
+        failures: [],
+      };
       entry.runs += report.runs;
       entry.steps += report.steps;
       entry.overlaps += report.overlaps + (report.failure?.categories.includes('overlap') ? 1 : 0);
       entry.seeds.push(report.seed);
       if (report.failure) {
-        entry.failures.push({ seed: report.seed, replay: report.failure.replay, categories: report.failure.categories, message: report.failure.message });
+        entry.failures.push({
+          seed: report.seed,
+          replay: report.failure.replay,
+          categories: report.failure.categories,
+          message: report.failure.message,
+        });
         console.log(`FAILED ${key}: [${report.failure.categories.join(', ')}] replay with ${report.failure.replay}`);
       }
       entries.set(key, entry);
@@ -81,7 +114,10 @@ async function main(): Promise<number> {
         writes += contention.writes;
         lostUpdates += contention.lostUpdates;
       }
-      if (i % work.length === work.length - 1) console.log(`soak: ${Math.round((deadline - performance.now()) / 1000)} s left, ${[...entries.values()].reduce((sum, each) => sum + each.steps, 0)} steps so far`);
+      if (i % work.length === work.length - 1)
+        console.log(
+          `soak: ${Math.round((deadline - performance.now()) / 1000)} s left, ${[...entries.values()].reduce((sum, each) => sum + each.steps, 0)} steps so far`,
+        );
     }
   } finally {
     for (const each of proxies) await each.close().catch(() => undefined);

@@ -7,7 +7,12 @@ export interface SoakEntry {
   overlaps: number;
   /** The seed of every model check made, in order (each check is `--runs-per-check` runs). */
   readonly seeds: number[];
-  readonly failures: { readonly seed: number; readonly replay: string; readonly categories: readonly string[]; readonly message: string }[];
+  readonly failures: {
+    readonly seed: number;
+    readonly replay: string;
+    readonly categories: readonly string[];
+    readonly message: string;
+  }[];
 }
 
 /** What a soak writes to reliability/results/soak.json. */
@@ -34,7 +39,9 @@ export interface SoakResults {
 /** The soak's figures as markdown. */
 export function renderSoakMarkdown(results: SoakResults): string {
   const { totals } = results;
-  const failures = results.entries.flatMap((entry) => entry.failures.map((failure) => ({ ...failure, where: `${entry.kind} on ${entry.backend}` })));
+  const failures = results.entries.flatMap((entry) =>
+    entry.failures.map((failure) => ({ ...failure, where: `${entry.kind} on ${entry.backend}` })),
+  );
   return [
     '# Deadbolt model-based soak',
     '',
@@ -66,6 +73,17 @@ export function renderSoakMarkdown(results: SoakResults): string {
     '',
     ...(failures.length === 0
       ? ['No failures.', '']
-      : ['## Failures', '', ...failures.flatMap((failure) => [`- ${failure.where} [${failure.categories.join(', ')}]: \`${failure.replay}\``, '', '```text', failure.message.split('\n').slice(0, 30).join('\n'), '```', ''])]),
+      : [
+          '## Failures',
+          '',
+          ...failures.flatMap((failure) => [
+            `- ${failure.where} [${failure.categories.join(', ')}]: \`${failure.replay}\``,
+            '',
+            '```text',
+            failure.message.split('\n').slice(0, 30).join('\n'),
+            '```',
+            '',
+          ]),
+        ]),
   ].join('\n');
 }

@@ -39,7 +39,8 @@ export class ResourceStore {
 
   /** Reads the counter. */
   async read(keys: ResourceKeys, token?: bigint): Promise<StoreRead> {
-    if (token === undefined) return { accepted: true, value: Number(await this.#connection.command('GET', keys.counter)) };
+    if (token === undefined)
+      return { accepted: true, value: Number(await this.#connection.command('GET', keys.counter)) };
     const replies = await this.#fenced(keys, token, [['GET', keys.counter]]);
     return replies === null ? { accepted: false } : { accepted: true, value: Number(replies[0]) };
   }

@@ -11,7 +11,13 @@ import { connectExecutor, startChildSession } from '@deadbolt/conformance/connec
 import { LockClient, LockError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
 import { LockGroupError } from '@deadbolt/multilock';
 import { monotonicMicros } from '../clock.js';
-import { holdId, HAMMER_JOB_VARIABLE, type HammerEvent, type HammerJob, type ReleaseOutcome } from '../hammer/hammerEvents.js';
+import {
+  holdId,
+  HAMMER_JOB_VARIABLE,
+  type HammerEvent,
+  type HammerJob,
+  type ReleaseOutcome,
+} from '../hammer/hammerEvents.js';
 import type { LockHold } from '@deadbolt/conformance/kinds';
 import { kindById } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
@@ -63,7 +69,14 @@ await Promise.all(
             await sleep(job.workMs);
             wrote = await store.write(keys, read.value + 1, hold, token);
           }
-          emit({ event: 'worked', hold, end: monotonicMicros(), wrote, rejected: !read.accepted || (exclusive && !wrote), lost: held.signal.aborted });
+          emit({
+            event: 'worked',
+            hold,
+            end: monotonicMicros(),
+            wrote,
+            rejected: !read.accepted || (exclusive && !wrote),
+            lost: held.signal.aborted,
+          });
           emit({ event: 'released', hold, release: await releaseOutcome(held) });
         }
       } finally {
@@ -84,12 +97,22 @@ emit({ event: 'done' });
  * Runs `call`, retrying typed lock errors (Redis unreachable, a wait that ran out); anything else is
  * fatal. A group's failed release is not retried whole: the group counts as released once called.
  */
-async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>, onUnknown: () => void = () => undefined): Promise<T> {
+async function retried<T>(
+  stage: 'acquire' | 'release',
+  call: () => Promise<T>,
+  onUnknown: () => void = () => undefined,
+): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof LockError) || error instanceof LockNotHeldError || error instanceof LockGroupError || tries >= MAX_TRIES) throw error;
+      if (
+        !(error instanceof LockError) ||
+        error instanceof LockNotHeldError ||
+        error instanceof LockGroupError ||
+        tries >= MAX_TRIES
+      )
+        throw error;
       if (error instanceof RedisUnavailableError) onUnknown();
       emit({ event: 'retried', stage, error: error.name });
       await sleep(Math.min(tries * RETRY_PAUSE_MS, RETRY_PAUSE_MAX_MS));
@@ -105,13 +128,19 @@ async function retried<T>(stage: 'acquire' | 'release', call: () => Promise<T>, 
 async function releaseOutcome(held: LockHold, triedUnknown = false): Promise<ReleaseOutcome> {
   let unknown = triedUnknown;
   try {
-    await retried('release', () => held.release(), () => (unknown = true));
+    await retried(
+      'release',
+      () => held.release(),
+      () => (unknown = true),
+    );
     return 'released';
   } catch (error) {
     if (error instanceof LockNotHeldError) return unknown ? 'unknown' : 'not-held';
     if (!(error instanceof LockGroupError)) throw error;
     emit({ event: 'retried', stage: 'release', error: error.name });
-    const members = await Promise.all(error.failures.map(({ member, error: cause }) => releaseOutcome(member, cause instanceof RedisUnavailableError)));
+    const members = await Promise.all(
+      error.failures.map(({ member, error: cause }) => releaseOutcome(member, cause instanceof RedisUnavailableError)),
+    );
     if (members.every((outcome) => outcome === 'released')) return 'released';
     return members.includes('not-held') ? 'not-held' : 'unknown';
   }

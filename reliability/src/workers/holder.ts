@@ -4,7 +4,13 @@
 // reason, whether its fenced write was refused, and what its release threw.
 import { createInterface } from 'node:readline';
 import { startChildSession } from '@deadbolt/conformance/connect';
-import { CHECK_COMMAND, HOLDER_JOB_VARIABLE, type HoldCheck, type HolderEvent, type HolderJob } from '../holder/holderEvents.js';
+import {
+  CHECK_COMMAND,
+  HOLDER_JOB_VARIABLE,
+  type HoldCheck,
+  type HolderEvent,
+  type HolderJob,
+} from '../holder/holderEvents.js';
 import type { LockHold } from '@deadbolt/conformance/kinds';
 import { kindById } from '../kinds.js';
 import { resourceKeys, ResourceStore } from '../store/ResourceStore.js';
@@ -36,7 +42,12 @@ for (const { held, token, keys } of holds) {
   const reason: unknown = held.signal.reason;
   checks.push({
     abortedWith: held.signal.aborted ? (reason instanceof Error ? reason.name : String(reason)) : null,
-    fencedWrite: token === undefined ? null : (await store.write(keys, 1, `stale-${process.pid}`, token)) ? 'accepted' : 'rejected',
+    fencedWrite:
+      token === undefined
+        ? null
+        : (await store.write(keys, 1, `stale-${process.pid}`, token))
+          ? 'accepted'
+          : 'rejected',
     release: await held.release().then(
       () => 'released',
       (error: unknown) => (error instanceof Error ? error.name : String(error)),

@@ -6,7 +6,11 @@ import type { LockInfo } from '../LockInfo.js';
 import { renderLock } from '../views.js';
 
 /** `deadbolt show <name>`: one lock in full, as text or a JSON object. */
-export async function showCommand(connection: Connection, io: CommandIo, options: { name: string; json: boolean }): Promise<void> {
+export async function showCommand(
+  connection: Connection,
+  io: CommandIo,
+  options: { name: string; json: boolean },
+): Promise<void> {
   const lock = await requireLock(connection, options.name);
   if (options.json) writeJson(io, lock);
   else io.write(`${renderLock(lock, io.now())}\n`);

@@ -25,21 +25,29 @@ export interface UnlockOptions {
  */
 export async function unlockCommand(connection: Connection, io: CommandIo, options: UnlockOptions): Promise<void> {
   if (!options.force) {
-    throw new CliError('usage', `unlock takes a lock from its holders without asking them: run it as "deadbolt unlock ${options.name} --force"`);
+    throw new CliError(
+      'usage',
+      `unlock takes a lock from its holders without asking them: run it as "deadbolt unlock ${options.name} --force"`,
+    );
   }
   const lock = await requireLock(connection, options.name);
-  if (!lock.held) throw new CliError('not-found', `"${lock.name}" is not held (${describeHolders(lock)}): nothing to unlock`);
+  if (!lock.held)
+    throw new CliError('not-found', `"${lock.name}" is not held (${describeHolders(lock)}): nothing to unlock`);
   await confirmed(io, lock, options.yes);
   if (!(await forceUnlock(connection, lock))) {
     throw new CliError('not-found', `"${lock.name}" changed since it was read: nothing deleted; run again`);
   }
   if (options.json) writeJson(io, { name: lock.name, kind: lock.kind, unlocked: true, holders: lock.holders });
-  else io.write(`unlocked "${lock.name}" (${formatKind(lock)}), held by ${describeHolders(lock)}; its waiters were woken\n`);
+  else
+    io.write(
+      `unlocked "${lock.name}" (${formatKind(lock)}), held by ${describeHolders(lock)}; its waiters were woken\n`,
+    );
 }
 
 async function confirmed(io: CommandIo, lock: LockInfo, yes: boolean): Promise<void> {
   if (yes) return;
-  if (io.confirm === undefined) throw new CliError('not-confirmed', 'stdin is not a terminal: add --yes to force-unlock without a question');
+  if (io.confirm === undefined)
+    throw new CliError('not-confirmed', 'stdin is not a terminal: add --yes to force-unlock without a question');
   const question = `Force-unlock "${lock.name}" (${formatKind(lock)}), held by ${describeHolders(lock)}? Its holders will lose it. [y/N] `;
   if (!(await io.confirm(question))) throw new CliError('not-confirmed', 'not unlocked: not confirmed');
 }

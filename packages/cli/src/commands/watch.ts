@@ -43,7 +43,13 @@ export async function watchCommand(connection: Connection, io: CommandIo, option
   }
 }
 
-function writeLook(io: CommandIo, options: WatchOptions, lock: LockInfo | null, shown: readonly string[], events: readonly string[]): void {
+function writeLook(
+  io: CommandIo,
+  options: WatchOptions,
+  lock: LockInfo | null,
+  shown: readonly string[],
+  events: readonly string[],
+): void {
   const at = io.now();
   if (options.json) {
     writeJson(io, { at, name: options.name, lock, events });

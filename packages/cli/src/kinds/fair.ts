@@ -6,7 +6,11 @@ import type { LockSnapshot } from '../snapshot.js';
  * deadline from `redisson_lock_timeout:{name}` (wall-clock ms of the client that wrote it).
  */
 export function fairWaiters(snapshot: LockSnapshot): QueuedWaiter[] {
-  return snapshot.queue.map((field, i) => ({ ...ownerName(field), position: i + 1, deadline: snapshot.deadlines.get(field) ?? null }));
+  return snapshot.queue.map((field, i) => ({
+    ...ownerName(field),
+    position: i + 1,
+    deadline: snapshot.deadlines.get(field) ?? null,
+  }));
 }
 
 /** Whether the name has a fair lock's queue or deadlines: only a fair lock writes them. */

@@ -29,7 +29,8 @@ export function decodeReadWrite(hash: Readonly<Record<string, string>>): ReadWri
     if (field === MODE_FIELD) continue;
     const holds = holdCount(value);
     if (!field.includes(':') || holds === undefined) return undefined;
-    if (field.endsWith(WRITER_SUFFIX)) writers.push({ ...ownerName(field.slice(0, -WRITER_SUFFIX.length)), field, role: 'writer', holds });
+    if (field.endsWith(WRITER_SUFFIX))
+      writers.push({ ...ownerName(field.slice(0, -WRITER_SUFFIX.length)), field, role: 'writer', holds });
     else readers.push({ ...ownerName(field), role: 'reader', holds });
   }
   return { mode, writers, readers };
@@ -39,9 +40,15 @@ export function decodeReadWrite(hash: Readonly<Record<string, string>>): ReadWri
  * Adds to each reader the remaining lease of each of its holds: hold `n` of a reader lives in its
  * own key, `{name}:<field>:rwlock_timeout:<n>`, whose TTL is that hold's lease.
  */
-export async function withReadHoldLeases(connection: Connection, name: string, readers: readonly Holder[]): Promise<Holder[]> {
+export async function withReadHoldLeases(
+  connection: Connection,
+  name: string,
+  readers: readonly Holder[],
+): Promise<Holder[]> {
   const keys = lockKeys(name);
-  const holdKeys = readers.flatMap((reader) => Array.from({ length: reader.holds }, (_, i) => keys.readHold(reader.field, i + 1)));
+  const holdKeys = readers.flatMap((reader) =>
+    Array.from({ length: reader.holds }, (_, i) => keys.readHold(reader.field, i + 1)),
+  );
   const leases = await remainingLeases(connection, holdKeys);
   let next = 0;
   return readers.map((reader) => ({ ...reader, holdTtls: leases.slice(next, (next += reader.holds)) }));

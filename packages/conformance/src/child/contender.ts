@@ -21,8 +21,10 @@ const { executor, close } = await connectExecutor(job.spec);
 const client = new LockClient(executor);
 const lock = kindById(job.kindId).create([client], job.lockName, job.role);
 
-const readCounter = async () => Number((await executor.eval("return redis.call('get', KEYS[1])", [job.counterKey], [])) ?? 0);
-const writeCounter = (value: number) => executor.eval("return redis.call('set', KEYS[1], ARGV[1])", [job.counterKey], [value]);
+const readCounter = async () =>
+  Number((await executor.eval("return redis.call('get', KEYS[1])", [job.counterKey], [])) ?? 0);
+const writeCounter = (value: number) =>
+  executor.eval("return redis.call('set', KEYS[1], ARGV[1])", [job.counterKey], [value]);
 
 let holds = 0;
 await Promise.all(

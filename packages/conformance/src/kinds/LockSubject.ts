@@ -10,7 +10,9 @@ export interface LockSubject<Kind extends KindWithRoles> {
 
 /** Every kind of `kinds` in every role. */
 export function subjectsOf<Kind extends KindWithRoles>(kinds: readonly Kind[]): LockSubject<Kind>[] {
-  return kinds.flatMap((kind) => kind.roles.map((role) => ({ kind, role, label: kind.roles.length === 1 ? kind.id : `${kind.id}.${role.name}` })));
+  return kinds.flatMap((kind) =>
+    kind.roles.map((role) => ({ kind, role, label: kind.roles.length === 1 ? kind.id : `${kind.id}.${role.name}` })),
+  );
 }
 
 /**

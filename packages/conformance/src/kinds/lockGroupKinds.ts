@@ -17,7 +17,10 @@ export const MULTI_LOCK: RegisteredKind<MultiLock> = {
   spansDeployments: false,
   create: (clients, name, _role, settings) => {
     const client = oneClient(clients);
-    return new MultiLock([LOCK.create([client], `${name}:plain`, 'lock'), FAIR_LOCK.create([client], `${name}:fair`, 'lock', settings)]);
+    return new MultiLock([
+      LOCK.create([client], `${name}:plain`, 'lock'),
+      FAIR_LOCK.create([client], `${name}:fair`, 'lock', settings),
+    ]);
   },
 };
 

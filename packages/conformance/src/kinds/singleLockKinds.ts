@@ -30,7 +30,11 @@ export const FAIR_LOCK: SingleLockKind<FairLock> = {
   waiterChannels: 'own',
   localHandoff: {},
   create: (clients, name, _role, settings = {}) =>
-    new FairLock(oneClient(clients), name, settings.fairWaiterTimeout === undefined ? {} : { waiterTimeout: settings.fairWaiterTimeout }),
+    new FairLock(
+      oneClient(clients),
+      name,
+      settings.fairWaiterTimeout === undefined ? {} : { waiterTimeout: settings.fairWaiterTimeout },
+    ),
 };
 
 /** `new FencedLock(client, name)`: every hold carries a fencing token. */
@@ -40,10 +44,13 @@ export const FENCED_LOCK: SingleLockKind<FencedLock> = {
   fair: false,
   spansDeployments: false,
   waiterChannels: 'shared',
-  localHandoff: { lock: { handOff: (name) => declaredHandOff(fencedLockKind(name)), holderFields: (field) => [field] } },
+  localHandoff: {
+    lock: { handOff: (name) => declaredHandOff(fencedLockKind(name)), holderFields: (field) => [field] },
+  },
   create: (clients, name) => new FencedLock(oneClient(clients), name),
   token: (held) => {
-    if (!(held instanceof FencedHeldLock)) throw new Error(`a FencedLock hold carries a token; got ${held.constructor.name}`);
+    if (!(held instanceof FencedHeldLock))
+      throw new Error(`a FencedLock hold carries a token; got ${held.constructor.name}`);
     return held.token;
   },
 };
@@ -59,7 +66,12 @@ export const READ_WRITE_LOCK: SingleLockKind<ReadLock | WriteLock> = {
   spansDeployments: false,
   waiterChannels: 'shared',
   // Only the exclusive write lock: read holds are shared, and nothing is passed to a reader.
-  localHandoff: { write: { handOff: (name) => declaredHandOff(writeLockKind(name)), holderFields: (field) => ['mode', `${field}:write`] } },
+  localHandoff: {
+    write: {
+      handOff: (name) => declaredHandOff(writeLockKind(name)),
+      holderFields: (field) => ['mode', `${field}:write`],
+    },
+  },
   create: (clients, name, role) => {
     const lock = new ReadWriteLock(oneClient(clients), name);
     return role === 'read' ? lock.readLock() : lock.writeLock();
@@ -81,7 +93,9 @@ export const SPIN_LOCK: SingleLockKind<SpinLock> = {
 export const SINGLE_LOCK_KINDS: readonly SingleLockKind[] = [LOCK, FAIR_LOCK, FENCED_LOCK, READ_WRITE_LOCK, SPIN_LOCK];
 
 // The hand-off in a kind's declaration, for a kind that declares one.
-function declaredHandOff<Grant, Held extends HeldLock>({ handOff }: LockKind<Grant, Held>): Command<HandOffInput, HandOffReply<Grant>> {
+function declaredHandOff<Grant, Held extends HeldLock>({
+  handOff,
+}: LockKind<Grant, Held>): Command<HandOffInput, HandOffReply<Grant>> {
   if (handOff === undefined) throw new Error('this lock kind declares no hand-off');
   return handOff;
 }

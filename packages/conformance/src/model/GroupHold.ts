@@ -18,7 +18,15 @@ export class GroupHold {
   releaseCalledAt: number | undefined;
   abortedAt: number | undefined;
 
-  constructor(init: { index: number; held: HeldLockGroup; user: number; sentAt: number; resolvedAt: number; lease: number | undefined; signalSlack: number }) {
+  constructor(init: {
+    index: number;
+    held: HeldLockGroup;
+    user: number;
+    sentAt: number;
+    resolvedAt: number;
+    lease: number | undefined;
+    signalSlack: number;
+  }) {
     this.index = init.index;
     this.held = init.held;
     this.user = init.user;
@@ -42,7 +50,13 @@ export class GroupHold {
 
   describe(): string {
     const lease = Number.isFinite(this.believedEnd) ? 'fixed lease' : 'watchdog';
-    const state = this.released ? 'released' : this.abortedAt !== undefined ? 'aborted' : this.present ? 'live' : 'gone';
+    const state = this.released
+      ? 'released'
+      : this.abortedAt !== undefined
+        ? 'aborted'
+        : this.present
+          ? 'live'
+          : 'gone';
     return `group[${this.index}] of user ${this.user} owner '${this.held.owner}' (${lease}, ${state})`;
   }
 }

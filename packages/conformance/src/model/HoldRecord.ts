@@ -89,7 +89,12 @@ export class HoldRecord {
 
   /** When this hold stopped being its holder's, for the interval history: release, abort, force-unlock or lease end. */
   get intervalEnd(): number {
-    return Math.min(this.releaseCalledAt ?? Infinity, this.abortedAt ?? Infinity, this.forcedAt ?? Infinity, this.believedEnd);
+    return Math.min(
+      this.releaseCalledAt ?? Infinity,
+      this.abortedAt ?? Infinity,
+      this.forcedAt ?? Infinity,
+      this.believedEnd,
+    );
   }
 
   /** A new lease set by a successful `extend(ms)` sent at `sentAt`, answered at `doneAt`. */
@@ -110,7 +115,15 @@ export class HoldRecord {
   describe(): string {
     const lease = this.lease === undefined ? 'watchdog' : `lease ${this.lease}`;
     const who = `${this.identity.generated ? 'generated' : 'named'} '${this.identity.owner}' on c${this.identity.client}`;
-    const state = this.released ? 'released' : this.abortedAt !== undefined ? 'aborted' : this.forcedAt !== undefined ? 'forced' : this.counted ? 'live' : 'gone';
+    const state = this.released
+      ? 'released'
+      : this.abortedAt !== undefined
+        ? 'aborted'
+        : this.forcedAt !== undefined
+          ? 'forced'
+          : this.counted
+            ? 'live'
+            : 'gone';
     return `hold[${this.index}] ${this.half} ${who} (${lease}, ${state})`;
   }
 }

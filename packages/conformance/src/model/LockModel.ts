@@ -80,7 +80,9 @@ export class LockModel {
    */
   blockers(identity: OwnerIdentity | undefined, half: Half, at: number): Blockers {
     const key = identity && identityKey(identity);
-    const others = this.holds.filter((hold) => hold.counted && conflicts(half, hold.half) && identityKey(hold.identity) !== key);
+    const others = this.holds.filter(
+      (hold) => hold.counted && conflicts(half, hold.half) && identityKey(hold.identity) !== key,
+    );
     const certainFields = new Set(others.filter((hold) => this.certainAt(hold, at)).map((hold) => hold.field));
     return {
       certain: others.filter((hold) => certainFields.has(hold.field)),
@@ -97,7 +99,8 @@ export class LockModel {
   possibleCounts(field: string, at: number): Set<number> {
     const holds = this.countedByField().get(field) ?? [];
     const counts = new Set<number>([holds.length]);
-    for (let k = 1; k <= holds.length; k++) if (this.couldAllBeGone(holds.slice(0, k), at)) counts.add(holds.length - k);
+    for (let k = 1; k <= holds.length; k++)
+      if (this.couldAllBeGone(holds.slice(0, k), at)) counts.add(holds.length - k);
     return counts;
   }
 
@@ -108,6 +111,8 @@ export class LockModel {
 
   /** Whether some hold of the run with this generated owner id stands (not released, signal not aborted). */
   ownerInUse(owner: string): boolean {
-    return this.holds.some((hold) => hold.identity.generated && hold.identity.owner === owner && !hold.released && !hold.held.signal.aborted);
+    return this.holds.some(
+      (hold) => hold.identity.generated && hold.identity.owner === owner && !hold.released && !hold.held.signal.aborted,
+    );
   }
 }

@@ -1,5 +1,12 @@
 import type { LockClient } from '@deadbolt/core';
-import { SHORT_WAITER_TIMEOUT, SINGLE_LOCK_KINDS, type ConformantLock, type LockHold, type RoleName, type SingleLockKind } from '../kinds/index.js';
+import {
+  SHORT_WAITER_TIMEOUT,
+  SINGLE_LOCK_KINDS,
+  type ConformantLock,
+  type LockHold,
+  type RoleName,
+  type SingleLockKind,
+} from '../kinds/index.js';
 import type { HalfChoice } from './steps.js';
 
 /**
@@ -43,7 +50,9 @@ function modelKind(kind: SingleLockKind): ModelKind {
     name: kind.id,
     readWrite,
     create: (client, name) => {
-      const locks = new Map(kind.roles.map((role) => [role.name, kind.create([client], name, role.name, SHORT_WAITER_TIMEOUT)]));
+      const locks = new Map(
+        kind.roles.map((role) => [role.name, kind.create([client], name, role.name, SHORT_WAITER_TIMEOUT)]),
+      );
       return {
         lock: (half) => {
           const lock = locks.get(roleOf(half));
@@ -53,7 +62,8 @@ function modelKind(kind: SingleLockKind): ModelKind {
       };
     },
     halfOf: (choice) => (readWrite ? choice : 'exclusive'),
-    field: (clientId, owner, half) => (half === 'write' ? `${ownerField(clientId, owner)}:write` : ownerField(clientId, owner)),
+    field: (clientId, owner, half) =>
+      half === 'write' ? `${ownerField(clientId, owner)}:write` : ownerField(clientId, owner),
     ...(kind.token === undefined ? {} : { checkHeld: tokensRise(kind.token) }),
   };
 }

@@ -49,7 +49,9 @@ export class StepRunner {
     this.steps += 1;
     const extendPromises: ExtendPromise[] = [];
     // A kind without halves ignores a step's half: leave it out of the trace.
-    const what = this.#ctx.kind.readWrite ? describeStep(step) : describeStep(step).replace(/^(c\d+)\.(read|write)\./, '$1.');
+    const what = this.#ctx.kind.readWrite
+      ? describeStep(step)
+      : describeStep(step).replace(/^(c\d+)\.(read|write)\./, '$1.');
     const note = (text: string) => this.#ctx.trace.push(`${'  '.repeat(depth)}${this.steps}. ${what} → ${text}`);
     switch (step.kind) {
       case 'acquire':
@@ -88,7 +90,8 @@ export class StepRunner {
     // Let lease timers that are due fire first: a loaded event loop may answer the read before them.
     await sleep(0);
     checkSignals(model, log);
-    for (const promise of extendPromises) checkExtendExact(promise, observed, kind.readWrite, log, model.timing.tolerance);
+    for (const promise of extendPromises)
+      checkExtendExact(promise, observed, kind.readWrite, log, model.timing.tolerance);
     const violations = log.drain();
     if (violations.length > 0) throw new ModelViolationError(violations, trace);
   }
@@ -101,7 +104,8 @@ export class StepRunner {
     // Waiting with no wait time on a lock someone else may hold would wait for ever.
     let waitTime = spec.waitTime;
     const { certain, uncertain } = model.blockers(plan.kind === 'known' ? plan.identity : undefined, half, now());
-    if (waitTime === undefined && waits && certain.length + uncertain.length > 0) waitTime = Math.max(...model.timing.waits);
+    if (waitTime === undefined && waits && certain.length + uncertain.length > 0)
+      waitTime = Math.max(...model.timing.waits);
     const options: AcquireOptions = {
       ...(plan.option === undefined ? {} : { owner: plan.option }),
       ...(spec.leaseTime === undefined ? {} : { leaseTime: spec.leaseTime }),
@@ -113,7 +117,10 @@ export class StepRunner {
   async #acquire(spec: AcquireSpec, call: 'acquire' | 'tryAcquire', scope: readonly ScopeEntry[]): Promise<string> {
     const { plan, half, lock, options } = this.#prepare(spec, scope, call === 'acquire');
     const sentAt = now();
-    const outcome = await outcomeOf<HeldLock>(() => (call === 'acquire' ? lock.acquire(options) : lock.tryAcquire(options)), 'held');
+    const outcome = await outcomeOf<HeldLock>(
+      () => (call === 'acquire' ? lock.acquire(options) : lock.tryAcquire(options)),
+      'held',
+    );
     const resolvedAt = now();
     const record = this.#judgeAcquired(plan, half, spec.leaseTime, outcome, sentAt, resolvedAt);
     return record ? `${describeOutcome(outcome)} as ${record.describe()}` : describeOutcome(outcome);
@@ -123,14 +130,27 @@ export class StepRunner {
    * Checks an acquisition's outcome against the model and, when it took the lock, records the hold
    * (and what its success says about others' holds that may have ended).
    */
-  #judgeAcquired(plan: OwnerPlan, half: Half, lease: number | undefined, outcome: Outcome<HeldLock>, sentAt: number, resolvedAt: number): HoldRecord | undefined {
+  #judgeAcquired(
+    plan: OwnerPlan,
+    half: Half,
+    lease: number | undefined,
+    outcome: Outcome<HeldLock>,
+    sentAt: number,
+    resolvedAt: number,
+  ): HoldRecord | undefined {
     const { model, log } = this.#ctx;
     const judged = judgeAcquire(model, plan, half, resolvedAt);
     if (!judged.allowed.has(outcome.kind)) {
       const expected = [...judged.allowed].join(' or ');
-      if (plan.kind === 'refuse') log.add('forged-owner-accepted', `${plan.why}, yet it was not refused: ${describeOutcome(outcome)}`);
-      else if (plan.kind === 'known' && plan.option?.startsWith('#') && outcome.kind === 'invalid') log.add('reuse-refused', `passing back '${plan.option}' while a hold with it stands was refused`);
-      else if (outcome.kind === 'held' && judged.certain.length > 0) log.add('exclusion', `acquired ${half} while ${judged.certain.map((hold) => hold.describe()).join('; ')} certainly held it`);
+      if (plan.kind === 'refuse')
+        log.add('forged-owner-accepted', `${plan.why}, yet it was not refused: ${describeOutcome(outcome)}`);
+      else if (plan.kind === 'known' && plan.option?.startsWith('#') && outcome.kind === 'invalid')
+        log.add('reuse-refused', `passing back '${plan.option}' while a hold with it stands was refused`);
+      else if (outcome.kind === 'held' && judged.certain.length > 0)
+        log.add(
+          'exclusion',
+          `acquired ${half} while ${judged.certain.map((hold) => hold.describe()).join('; ')} certainly held it`,
+        );
       else log.add('outcome', `acquire ${half} ended ${describeOutcome(outcome)}, expected ${expected}`);
     }
     if (outcome.kind !== 'held') return undefined;
@@ -145,36 +165,73 @@ export class StepRunner {
   #checkCollision(plan: OwnerPlan, half: Half, held: HeldLock): void {
     const { model, log, kind, clients } = this.#ctx;
     const identity: OwnerIdentity =
-      plan.kind === 'fresh' ? { client: plan.client, owner: held.owner, generated: true } : plan.kind === 'known' ? plan.identity : { client: plan.client, owner: plan.option, generated: false };
+      plan.kind === 'fresh'
+        ? { client: plan.client, owner: held.owner, generated: true }
+        : plan.kind === 'known'
+          ? plan.identity
+          : { client: plan.client, owner: plan.option, generated: false };
     const field = kind.field(clients[plan.client]!.id, held.owner, half);
     const key = identityKey(identity);
-    const others = model.holds.filter((hold) => hold.counted && hold.field === field && identityKey(hold.identity) !== key);
+    const others = model.holds.filter(
+      (hold) => hold.counted && hold.field === field && identityKey(hold.identity) !== key,
+    );
     const who = `${identity.generated ? 'generated' : 'named'} '${identity.owner}'`;
-    log.expect(others.length === 0, 'owner-collision', () => `${half} hold as ${who} joined field ${field} of ${others.map((hold) => hold.describe()).join('; ')}`);
+    log.expect(
+      others.length === 0,
+      'owner-collision',
+      () => `${half} hold as ${who} joined field ${field} of ${others.map((hold) => hold.describe()).join('; ')}`,
+    );
   }
 
-  #record(plan: OwnerPlan, half: Half, lease: number | undefined, held: HeldLock, sentAt: number, resolvedAt: number): HoldRecord {
+  #record(
+    plan: OwnerPlan,
+    half: Half,
+    lease: number | undefined,
+    held: HeldLock,
+    sentAt: number,
+    resolvedAt: number,
+  ): HoldRecord {
     const { model, log, kind, clients } = this.#ctx;
     let identity: OwnerIdentity;
     if (plan.kind === 'fresh') {
       identity = { client: plan.client, owner: held.owner, generated: true };
-      log.expect(/^#\d+$/.test(held.owner), 'generated-owner', () => `generated owner id '${held.owner}' is not of the form #<n>`);
+      log.expect(
+        /^#\d+$/.test(held.owner),
+        'generated-owner',
+        () => `generated owner id '${held.owner}' is not of the form #<n>`,
+      );
       const seen = model.see(plan.client, held.owner);
-      log.expect(!seen, 'generated-owner', () => `generated owner id '${held.owner}' was already an owner on c${plan.client}`);
+      log.expect(
+        !seen,
+        'generated-owner',
+        () => `generated owner id '${held.owner}' was already an owner on c${plan.client}`,
+      );
     } else {
       identity = plan.kind === 'known' ? plan.identity : { client: plan.client, owner: plan.option, generated: false };
-      log.expect(held.owner === identity.owner, 'outcome', () => `acquired as owner '${held.owner}', expected '${identity.owner}'`);
+      log.expect(
+        held.owner === identity.owner,
+        'outcome',
+        () => `acquired as owner '${held.owner}', expected '${identity.owner}'`,
+      );
       model.see(plan.client, identity.owner);
     }
     const field = kind.field(clients[plan.client]!.id, held.owner, half);
     const record = model.add({ held, identity, half, field, sentAt, resolvedAt, lease });
-    const problem = kind.checkHeld?.(held, model.holds.map((hold) => hold.held));
+    const problem = kind.checkHeld?.(
+      held,
+      model.holds.map((hold) => hold.held),
+    );
     if (problem) log.add('outcome', problem);
     checkOverlap(record, model.holds, log);
     return record;
   }
 
-  async #withLock(step: Extract<Step, { kind: 'withLock' }>, scope: readonly ScopeEntry[], depth: number, note: (text: string) => void): Promise<void> {
+  async #withLock(
+    step: Extract<Step, { kind: 'withLock' }>,
+    scope: readonly ScopeEntry[],
+    depth: number,
+    note: (text: string) => void,
+  ): Promise<void> {
     const { plan, half, lock, options } = this.#prepare(step, scope, true);
     const sentAt = now();
     let record: HoldRecord | undefined;
@@ -193,7 +250,10 @@ export class StepRunner {
       'ok',
     );
     if (!record) {
-      const failed: Outcome<HeldLock> = 'error' in outcome ? outcome : { kind: 'error', error: new Error('withLock returned without entering its callback') };
+      const failed: Outcome<HeldLock> =
+        'error' in outcome
+          ? outcome
+          : { kind: 'error', error: new Error('withLock returned without entering its callback') };
       this.#judgeAcquired(plan, half, step.leaseTime, failed, sentAt, now());
       note(`not entered: ${describeOutcome(outcome)}`);
       return;
@@ -202,7 +262,11 @@ export class StepRunner {
     // body is refused as any second release is; a hold lost meanwhile ends withLock with the loss.
     const released: Outcome<unknown> = outcome.kind === 'ok' ? { kind: 'ok', value: undefined } : outcome;
     const doneAt = now();
-    const allowed = new Set(record.released ? ['notHeld' as const] : [...judgeHoldCall(this.#ctx.model, record, doneAt, false)].map(lossOnExit));
+    const allowed = new Set(
+      record.released
+        ? ['notHeld' as const]
+        : [...judgeHoldCall(this.#ctx.model, record, doneAt, false)].map(lossOnExit),
+    );
     if (!record.released && record.held.signal.aborted) allowed.add('lost');
     note(`left: ${this.#judgeRelease(record, released, bodyDoneAt, doneAt, allowed)}`);
   }
@@ -224,7 +288,11 @@ export class StepRunner {
   }
 
   #expectOutcome(allowed: ReadonlySet<OutcomeKind>, outcome: Outcome<unknown>, what: string): void {
-    this.#ctx.log.expect(allowed.has(outcome.kind), 'outcome', () => `${what} ended ${describeOutcome(outcome)}, expected ${[...allowed].join(' or ')}`);
+    this.#ctx.log.expect(
+      allowed.has(outcome.kind),
+      'outcome',
+      () => `${what} ended ${describeOutcome(outcome)}, expected ${[...allowed].join(' or ')}`,
+    );
   }
 
   async #release(index: number): Promise<string> {
@@ -243,7 +311,11 @@ export class StepRunner {
     const sentAt = now();
     const outcome = await outcomeOf(() => record.held.extend(ms), 'ok');
     const doneAt = now();
-    this.#expectOutcome(judgeHoldCall(model, record, doneAt, abortedBefore), outcome, `extend(${ms}) of ${record.describe()}`);
+    this.#expectOutcome(
+      judgeHoldCall(model, record, doneAt, abortedBefore),
+      outcome,
+      `extend(${ms}) of ${record.describe()}`,
+    );
     if (outcome.kind === 'ok') {
       record.extended(ms, sentAt, doneAt, model.timing.signalSlack);
       promises.push({ hold: record, ms });
@@ -262,7 +334,11 @@ export class StepRunner {
       return describeOutcome(outcome);
     }
     const deleted = outcome.value;
-    log.expect(deleted ? canDelete : !mustDelete, 'outcome', () => `forceUnlock of the ${half} lock returned ${deleted}`);
+    log.expect(
+      deleted ? canDelete : !mustDelete,
+      'outcome',
+      () => `forceUnlock of the ${half} lock returned ${deleted}`,
+    );
     if (deleted) {
       for (const hold of model.holds) {
         if (!hold.counted) continue;
@@ -281,19 +357,34 @@ export class StepRunner {
       const outcome = await outcomeOf(() => lock.isLocked(), 'ok');
       const { canBeTrue, canBeFalse } = judgeIsLocked(model, half, now());
       const ok = outcome.kind === 'ok' && (outcome.value ? canBeTrue : canBeFalse);
-      log.expect(ok, 'outcome', () => `isLocked of the ${half} lock answered ${outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome)}`);
+      log.expect(
+        ok,
+        'outcome',
+        () =>
+          `isLocked of the ${half} lock answered ${outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome)}`,
+      );
       return outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome);
     }
     const plan = planOwner(step.owner, step.client % clients.length, scope, model);
     const lock = locks[plan.client]!.lock(step.half);
-    const call = step.query === 'holdCount' ? () => lock.holdCount(plan.option) : () => lock.isHeldBy(plan.option).then(Number);
+    const call =
+      step.query === 'holdCount' ? () => lock.holdCount(plan.option) : () => lock.isHeldBy(plan.option).then(Number);
     const outcome = await outcomeOf(call, 'ok');
     const owner = plan.kind === 'fresh' ? undefined : plan.kind === 'known' ? plan.identity.owner : plan.option;
-    const counts = owner === undefined ? new Set<number>() : model.possibleCounts(kind.field(clients[plan.client]!.id, owner, half), now());
+    const counts =
+      owner === undefined
+        ? new Set<number>()
+        : model.possibleCounts(kind.field(clients[plan.client]!.id, owner, half), now());
     const answers = step.query === 'holdCount' ? counts : new Set([...counts].map((count) => Number(count > 0)));
-    const allowed: OutcomeKind[] = plan.kind === 'fresh' ? ['invalid'] : plan.kind === 'refuse' ? ['invalid', 'ok'] : ['ok'];
+    const allowed: OutcomeKind[] =
+      plan.kind === 'fresh' ? ['invalid'] : plan.kind === 'refuse' ? ['invalid', 'ok'] : ['ok'];
     const ok = allowed.includes(outcome.kind) && (outcome.kind !== 'ok' || answers.has(outcome.value));
-    log.expect(ok, 'outcome', () => `${step.query}(${plan.option ?? ''}) answered ${outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome)}, expected ${[...answers].join(' or ') || 'InvalidArgumentError'}`);
+    log.expect(
+      ok,
+      'outcome',
+      () =>
+        `${step.query}(${plan.option ?? ''}) answered ${outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome)}, expected ${[...answers].join(' or ') || 'InvalidArgumentError'}`,
+    );
     return outcome.kind === 'ok' ? String(outcome.value) : describeOutcome(outcome);
   }
 }
@@ -301,7 +392,10 @@ export class StepRunner {
 // Whether a release took the hold out of Redis: it did unless it was refused. withLock's loss
 // (lost) says which: its cause is the refusal when the release found the hold gone.
 function releasedInRedis(outcome: Outcome<unknown>): boolean {
-  return outcome.kind === 'ok' || (outcome.kind === 'lost' && !(outcome.error instanceof Error && outcome.error.cause instanceof LockNotHeldError));
+  return (
+    outcome.kind === 'ok' ||
+    (outcome.kind === 'lost' && !(outcome.error instanceof Error && outcome.error.cause instanceof LockNotHeldError))
+  );
 }
 
 // withLock turns a release that finds its hold gone into the loss it is (a LockLostError).

@@ -39,7 +39,9 @@ export class ModelViolationError extends Error {
 
   constructor(violations: readonly Violation[], trace: readonly string[]) {
     const lines = violations.map((violation) => `  [${violation.category}] ${violation.message}`);
-    super(`model violated at step ${trace.length}:\n${lines.join('\n')}\ntrace (last 40 steps):\n${trace.slice(-40).join('\n')}`);
+    super(
+      `model violated at step ${trace.length}:\n${lines.join('\n')}\ntrace (last 40 steps):\n${trace.slice(-40).join('\n')}`,
+    );
     this.name = 'ModelViolationError';
     this.violations = violations;
     this.trace = trace;

@@ -18,18 +18,34 @@ export interface ExtendPromise {
 export function checkExclusion(observed: ObservedLock, readWrite: boolean, log: ViolationLog): void {
   const fields = [...observed.fields.keys()];
   if (!readWrite) {
-    log.expect(fields.length <= 1, 'exclusion', () => `${fields.length} owner fields in one exclusive lock: ${fields.join(', ')}`);
+    log.expect(
+      fields.length <= 1,
+      'exclusion',
+      () => `${fields.length} owner fields in one exclusive lock: ${fields.join(', ')}`,
+    );
     return;
   }
   const writers = fields.filter((field) => field.endsWith(':write'));
   const readers = fields.filter((field) => !field.endsWith(':write'));
   if (observed.mode === 'write') {
-    log.expect(writers.length === 1, 'exclusion', () => `write mode with ${writers.length} writer fields: ${writers.join(', ')}`);
+    log.expect(
+      writers.length === 1,
+      'exclusion',
+      () => `write mode with ${writers.length} writer fields: ${writers.join(', ')}`,
+    );
     const owner = writers[0]?.slice(0, -':write'.length);
     const strangers = readers.filter((field) => field !== owner);
-    log.expect(strangers.length === 0, 'exclusion', () => `writer ${writers[0]} together with other owners' readers: ${strangers.join(', ')}`);
+    log.expect(
+      strangers.length === 0,
+      'exclusion',
+      () => `writer ${writers[0]} together with other owners' readers: ${strangers.join(', ')}`,
+    );
   } else {
-    log.expect(writers.length === 0, 'exclusion', () => `mode ${String(observed.mode)} with writer fields: ${writers.join(', ')}`);
+    log.expect(
+      writers.length === 0,
+      'exclusion',
+      () => `mode ${String(observed.mode)} with writer fields: ${writers.join(', ')}`,
+    );
   }
 }
 
@@ -60,8 +76,13 @@ export function reconcile(model: LockModel, observed: ObservedLock, log: Violati
     if (kept.some((hold) => hold.confirmed) || !model.couldAllBeGone(gone, until)) {
       const believers = gone.filter((hold) => hold.aliveUntil > until + model.timing.tolerance);
       if (believers.length > 0) {
-        const ends = believers.map((hold) => `${hold.describe()} believes until ${fmt(hold.believedEnd - observed.at)} ms from now`);
-        log.add('held', `Redis counts ${actual} holds of ${field}, the model ${holds.length}; lost while believed held: ${ends.join('; ')}`);
+        const ends = believers.map(
+          (hold) => `${hold.describe()} believes until ${fmt(hold.believedEnd - observed.at)} ms from now`,
+        );
+        log.add(
+          'held',
+          `Redis counts ${actual} holds of ${field}, the model ${holds.length}; lost while believed held: ${ends.join('; ')}`,
+        );
       } else {
         log.add('state', `Redis counts ${actual} holds of ${field}, the model ${holds.length}: ${describeAll(holds)}`);
       }
@@ -84,7 +105,10 @@ export function checkHeld(model: LockModel, observed: ObservedLock, log: Violati
     if (left <= tolerance) continue;
     const count = observed.fields.get(hold.field) ?? 0;
     if (count === 0) {
-      log.add('held', `${hold.describe()}: signal not aborted, ${fmt(left)} ms of lease left, but ${hold.field} is not in Redis`);
+      log.add(
+        'held',
+        `${hold.describe()}: signal not aborted, ${fmt(left)} ms of lease left, but ${hold.field} is not in Redis`,
+      );
       continue;
     }
     const ttls: [string, number][] = [['lock', observed.ttl]];
@@ -92,7 +116,12 @@ export function checkHeld(model: LockModel, observed: ObservedLock, log: Violati
     if (hold.half === 'read' && keyTtl !== undefined) ttls.push(['its read-hold keys', keyTtl]);
     for (const [what, ttl] of ttls) {
       const enough = ttl === -1 || (Number.isFinite(left) ? ttl >= left - tolerance : ttl > 0);
-      log.expect(enough, 'held', () => `${hold.describe()}: believes ${Number.isFinite(left) ? `${fmt(left)} ms` : 'a renewed lease'} left, PTTL of ${what} is ${ttl}`);
+      log.expect(
+        enough,
+        'held',
+        () =>
+          `${hold.describe()}: believes ${Number.isFinite(left) ? `${fmt(left)} ms` : 'a renewed lease'} left, PTTL of ${what} is ${ttl}`,
+      );
     }
   }
 }
@@ -102,8 +131,16 @@ export function checkSignals(model: LockModel, log: ViolationLog): void {
   const at = now();
   for (const hold of model.holds) {
     if (hold.released || hold.abortedAt !== undefined || at <= hold.abortDeadline) continue;
-    const why = hold.forcedAt !== undefined ? 'force-unlocked' : hold.goneAt !== undefined ? 'its lock gone from Redis' : 'its lease ended';
-    log.add('signal', `${hold.describe()}: ${why}, signal still not aborted ${fmt(at - hold.abortDeadline)} ms past the deadline`);
+    const why =
+      hold.forcedAt !== undefined
+        ? 'force-unlocked'
+        : hold.goneAt !== undefined
+          ? 'its lock gone from Redis'
+          : 'its lease ended';
+    log.add(
+      'signal',
+      `${hold.describe()}: ${why}, signal still not aborted ${fmt(at - hold.abortDeadline)} ms past the deadline`,
+    );
   }
 }
 
@@ -114,9 +151,19 @@ export function checkSignals(model: LockModel, log: ViolationLog): void {
  * leaves the extended lease alone (issue 30; the soak of 2026-11-24 saw PTTL 900, the watchdog's
  * lease, after `extend(600)`).
  */
-export function checkExtendExact(promise: ExtendPromise, observed: ObservedLock, readWrite: boolean, log: ViolationLog, tolerance: number): void {
+export function checkExtendExact(
+  promise: ExtendPromise,
+  observed: ObservedLock,
+  readWrite: boolean,
+  log: ViolationLog,
+  tolerance: number,
+): void {
   if (readWrite || observed.fields.size !== 1 || observed.fields.get(promise.hold.field) !== 1) return;
-  log.expect(observed.ttl <= promise.ms + tolerance, 'extend', () => `${promise.hold.describe()}.extend(${promise.ms}) as the owner's only hold left PTTL ${observed.ttl}`);
+  log.expect(
+    observed.ttl <= promise.ms + tolerance,
+    'extend',
+    () => `${promise.hold.describe()}.extend(${promise.ms}) as the owner's only hold left PTTL ${observed.ttl}`,
+  );
 }
 
 function describeAll(holds: readonly HoldRecord[]): string {

@@ -19,7 +19,10 @@ export interface GroupKind {
   /** Lock clients each user needs (a RedLock needs one per member). */
   readonly clientsPerUser: number;
   /** The group over member names derived from `name`, on one user's clients. */
-  build(clients: readonly LockClient[], name: string): { readonly group: ModelGroup; readonly memberNames: readonly string[]; readonly needed: number };
+  build(
+    clients: readonly LockClient[],
+    name: string,
+  ): { readonly group: ModelGroup; readonly memberNames: readonly string[]; readonly needed: number };
 }
 
 /** A MultiLock over a plain lock and a fair lock (in different cluster slots). */

@@ -14,7 +14,9 @@ export function checkOverlap(started: HoldRecord, earlier: readonly HoldRecord[]
     if (other === started || identityKey(other.identity) === key || !conflicts(started.half, other.half)) continue;
     const end = other.intervalEnd;
     if (other.resolvedAt <= started.resolvedAt && end > started.resolvedAt) {
-      const open = Number.isFinite(end) ? `until ${Math.round(end - started.resolvedAt)} ms later` : 'with no end in sight';
+      const open = Number.isFinite(end)
+        ? `until ${Math.round(end - started.resolvedAt)} ms later`
+        : 'with no end in sight';
       log.add('overlap', `${started.describe()} began while ${other.describe()} was still its holder's (${open})`);
     }
   }

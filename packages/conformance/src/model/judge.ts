@@ -32,7 +32,9 @@ export function judgeAcquire(model: LockModel, plan: OwnerPlan, half: Half, at: 
     upgradePossible = ownReads.length > 0 && ownWrites.every((hold) => !model.certainAt(hold, at));
   }
   if (upgradeCertain) return { allowed: new Set(['upgrade']), certain, uncertain };
-  const allowed = new Set<OutcomeKind>(certain.length > 0 ? ['null'] : uncertain.length > 0 ? ['held', 'null'] : ['held']);
+  const allowed = new Set<OutcomeKind>(
+    certain.length > 0 ? ['null'] : uncertain.length > 0 ? ['held', 'null'] : ['held'],
+  );
   if (upgradePossible) allowed.add('upgrade');
   return { allowed, certain, uncertain };
 }
@@ -43,14 +45,24 @@ export function judgeAcquire(model: LockModel, plan: OwnerPlan, half: Half, at: 
  * a hold whose own lease ended while its owner's other holds keep the lock may still release is
  * the library's to decide, and the snapshot after checks that nothing else changed).
  */
-export function judgeHoldCall(model: LockModel, hold: HoldRecord, at: number, abortedBefore: boolean): ReadonlySet<OutcomeKind> {
+export function judgeHoldCall(
+  model: LockModel,
+  hold: HoldRecord,
+  at: number,
+  abortedBefore: boolean,
+): ReadonlySet<OutcomeKind> {
   if (hold.released || !hold.counted || abortedBefore) return new Set(['notHeld']);
   if (hold.live && model.certainAt(hold, at)) return new Set(['ok']);
   return new Set(['ok', 'notHeld']);
 }
 
 /** Which holds a `forceUnlock` of `half` deletes when it deletes anything, and whether `true` and `false` are allowed. */
-export function judgeForceUnlock(model: LockModel, half: Half, readWrite: boolean, at: number): { canDelete: boolean; mustDelete: boolean } {
+export function judgeForceUnlock(
+  model: LockModel,
+  half: Half,
+  readWrite: boolean,
+  at: number,
+): { canDelete: boolean; mustDelete: boolean } {
   const counted = model.holds.filter((hold) => hold.counted);
   const certain = (holds: readonly HoldRecord[]) => holds.some((hold) => model.certainAt(hold, at));
   if (!readWrite) return { canDelete: counted.length > 0, mustDelete: certain(counted) };

@@ -46,7 +46,8 @@ export async function observeLock(backend: Backend, name: string, readWrite: boo
   const sentAt = now();
   const reply = await backend.command(['EVAL', OBSERVE, 1, name, readWrite ? 'rw' : 'plain'], name);
   const at = now();
-  if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`unexpected reply to the observe script: ${String(reply)}`);
+  if (!Array.isArray(reply) || reply.length !== 3)
+    throw new Error(`unexpected reply to the observe script: ${String(reply)}`);
   const [ttl, entries, holds] = reply as [unknown, unknown, unknown];
   const flat = Array.isArray(entries) ? entries.map(String) : [];
   const keyTtls = Array.isArray(holds) ? holds.map(Number) : [];

@@ -6,7 +6,9 @@ import { ModelViolationError } from './Violation.js';
 export type OutcomeKind = 'held' | 'null' | 'invalid' | 'upgrade' | 'notHeld' | 'lost' | 'ok' | 'error';
 
 /** A call's outcome: a value, or one of the library's typed errors, or something else. */
-export type Outcome<T> = { readonly kind: 'held' | 'ok'; readonly value: T } | { readonly kind: Exclude<OutcomeKind, 'held' | 'ok'>; readonly error: unknown };
+export type Outcome<T> =
+  | { readonly kind: 'held' | 'ok'; readonly value: T }
+  | { readonly kind: Exclude<OutcomeKind, 'held' | 'ok'>; readonly error: unknown };
 
 /**
  * Runs `call` and classifies how it ended: `held` or `ok` with its value, `null` for a wait that

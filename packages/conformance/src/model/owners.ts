@@ -17,7 +17,12 @@ export interface ScopeEntry {
  */
 export type OwnerPlan =
   | { readonly kind: 'fresh'; readonly client: number; readonly option: undefined }
-  | { readonly kind: 'known'; readonly client: number; readonly option: string | undefined; readonly identity: OwnerIdentity }
+  | {
+      readonly kind: 'known';
+      readonly client: number;
+      readonly option: string | undefined;
+      readonly identity: OwnerIdentity;
+    }
   | { readonly kind: 'refuse'; readonly client: number; readonly option: string; readonly why: string };
 
 /**
@@ -26,11 +31,18 @@ export type OwnerPlan =
  * name, same client). Passing back a held lock's owner is done on that hold's client; a generated
  * id passed back while no hold with it stands, and a forged `#<n>`, must be refused.
  */
-export function planOwner(choice: OwnerChoice, client: number, scope: readonly ScopeEntry[], model: LockModel): OwnerPlan {
+export function planOwner(
+  choice: OwnerChoice,
+  client: number,
+  scope: readonly ScopeEntry[],
+  model: LockModel,
+): OwnerPlan {
   const inner = scope[scope.length - 1];
   switch (choice.kind) {
     case 'none':
-      return inner ? { kind: 'known', client: inner.client, option: undefined, identity: inner.identity } : { kind: 'fresh', client, option: undefined };
+      return inner
+        ? { kind: 'known', client: inner.client, option: undefined, identity: inner.identity }
+        : { kind: 'fresh', client, option: undefined };
     case 'named':
       return { kind: 'known', client, option: choice.name, identity: { client, owner: choice.name, generated: false } };
     case 'forged':
@@ -41,7 +53,12 @@ export function planOwner(choice: OwnerChoice, client: number, scope: readonly S
       const { identity } = hold;
       const option = hold.held.owner;
       if (identity.generated && option.startsWith('#') && !model.ownerInUse(option)) {
-        return { kind: 'refuse', client: identity.client, option, why: `generated id '${option}' is passed back after all its holds ended` };
+        return {
+          kind: 'refuse',
+          client: identity.client,
+          option,
+          why: `generated id '${option}' is passed back after all its holds ended`,
+        };
       }
       return { kind: 'known', client: identity.client, option, identity };
     }

@@ -36,7 +36,14 @@ export interface ModelReport {
   readonly steps: number;
   /** Overlaps of distinct excluding owners in the hold-interval history of every run. */
   readonly overlaps: number;
-  readonly failure?: { readonly path: string; readonly message: string; readonly categories: readonly ViolationCategory[]; readonly replay: string } | undefined;
+  readonly failure?:
+    | {
+        readonly path: string;
+        readonly message: string;
+        readonly categories: readonly ViolationCategory[];
+        readonly replay: string;
+      }
+    | undefined;
   readonly millis: number;
 }
 
@@ -48,12 +55,17 @@ export function checkParameters(budget: ModelBudget): fc.Parameters<unknown> {
     ...(budget.path === undefined ? {} : { path: budget.path }),
     endOnFailure: !budget.shrink,
     // The soak's clock: stop between runs once the time is up, which is no failure.
-    ...(budget.timeLimit === undefined ? {} : { interruptAfterTimeLimit: Math.max(1, Math.floor(budget.timeLimit)), markInterruptAsFailure: false }),
+    ...(budget.timeLimit === undefined
+      ? {}
+      : { interruptAfterTimeLimit: Math.max(1, Math.floor(budget.timeLimit)), markInterruptAsFailure: false }),
   };
 }
 
 /** The budget from the environment: MODEL_RUNS, MODEL_STEPS, FC_SEED, FC_PATH, FC_SHRINK, MODEL_IGNORE. */
-export function budgetFromEnv(defaults: { runs: number; steps: number }, env: NodeJS.ProcessEnv = process.env): ModelBudget {
+export function budgetFromEnv(
+  defaults: { runs: number; steps: number },
+  env: NodeJS.ProcessEnv = process.env,
+): ModelBudget {
   const steps = Number(env['MODEL_STEPS'] ?? defaults.steps);
   const seed = env['FC_SEED'];
   return {
@@ -74,7 +86,12 @@ let runCounter = 0;
  * clients (2 or 3, each on its own driver connection) over a fresh lock name. Resolves a report;
  * a failure carries the seed and path that replay it.
  */
-export async function checkModel(kind: ModelKind, backend: Backend, budget: ModelBudget, timing: ModelTiming = modelTiming()): Promise<ModelReport> {
+export async function checkModel(
+  kind: ModelKind,
+  backend: Backend,
+  budget: ModelBudget,
+  timing: ModelTiming = modelTiming(),
+): Promise<ModelReport> {
   const started = performance.now();
   const { step } = stepArbitraries(3, timing);
   let runs = 0;
@@ -84,7 +101,7 @@ export async function checkModel(kind: ModelKind, backend: Backend, budget: Mode
     fc.integer({ min: 2, max: 3 }),
     fc.array(step, { minLength: budget.minSteps, maxLength: budget.maxSteps }),
     async (clientCount, sequence) => {
-        const result = await runOnce(kind, backend, clientCount, sequence, timing, budget.ignore ?? []);
+      const result = await runOnce(kind, backend, clientCount, sequence, timing, budget.ignore ?? []);
       runs += 1;
       steps += result.steps;
       overlaps += result.overlaps;
@@ -92,13 +109,22 @@ export async function checkModel(kind: ModelKind, backend: Backend, budget: Mode
     },
   );
   const details = await fc.check(property, checkParameters(budget));
-  const report = { kind: kind.name, backend: backend.name, seed: details.seed, runs, steps, overlaps, millis: Math.round(performance.now() - started) };
+  const report = {
+    kind: kind.name,
+    backend: backend.name,
+    seed: details.seed,
+    runs,
+    steps,
+    overlaps,
+    millis: Math.round(performance.now() - started),
+  };
   // Interrupted by the soak's clock before any failure: not a failure.
   if (!details.failed || details.counterexample === null) return report;
   const path = details.counterexamplePath ?? '';
   const error = details.errorInstance;
   const message = error instanceof Error ? error.message : String(error);
-  const categories = error instanceof ModelViolationError ? [...new Set(error.violations.map((violation) => violation.category))] : [];
+  const categories =
+    error instanceof ModelViolationError ? [...new Set(error.violations.map((violation) => violation.category))] : [];
   const replay = `FC_SEED=${details.seed} FC_PATH=${path} MODEL_KINDS=${kind.name} DEADBOLT_BACKENDS=${backend.name}`;
   return { ...report, failure: { path, message, categories, replay } };
 }
@@ -119,7 +145,12 @@ async function runOnce(
     for (let i = 0; i < clientCount; i++) {
       const connected = await backend.connect();
       connections.push(connected);
-      clients.push(new LockClient(connected.executor, { watchdogTimeout: timing.watchdogTimeout, commandTimeout: timing.commandTimeout }));
+      clients.push(
+        new LockClient(connected.executor, {
+          watchdogTimeout: timing.watchdogTimeout,
+          commandTimeout: timing.commandTimeout,
+        }),
+      );
     }
     const model = new LockModel(timing);
     const runner = new StepRunner({

@@ -52,7 +52,12 @@ export type Step =
  * The named owners steps choose from; `MODEL_NAMED_OWNERS` (comma-separated) replaces them, e.g.
  * to look past generated ids that named ones collide with.
  */
-export const NAMED_OWNERS: readonly string[] = process.env['MODEL_NAMED_OWNERS']?.split(',').filter(Boolean) ?? ['w1', 'w2', '1', '2'];
+export const NAMED_OWNERS: readonly string[] = process.env['MODEL_NAMED_OWNERS']?.split(',').filter(Boolean) ?? [
+  'w1',
+  'w2',
+  '1',
+  '2',
+];
 
 /** Builds the arbitraries of steps for `clients` clients with `timing`. */
 export function stepArbitraries(clients: number, timing: ModelTiming) {
@@ -63,7 +68,10 @@ export function stepArbitraries(clients: number, timing: ModelTiming) {
     { weight: 5, arbitrary: fc.constant<OwnerChoice>({ kind: 'none' }) },
     { weight: 3, arbitrary: fc.constantFrom(...NAMED_OWNERS).map((name): OwnerChoice => ({ kind: 'named', name })) },
     { weight: 2, arbitrary: hold.map((index): OwnerChoice => ({ kind: 'reuse', hold: index })) },
-    { weight: 1, arbitrary: fc.integer({ min: 900_000, max: 999_999 }).map((n): OwnerChoice => ({ kind: 'forged', n })) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 900_000, max: 999_999 }).map((n): OwnerChoice => ({ kind: 'forged', n })),
+    },
   );
   const leaseTime = fc.option(fc.constantFrom(...timing.leases), { nil: undefined, freq: 3 });
   const waitTime = fc.option(fc.constantFrom(...timing.waits), { nil: undefined, freq: 2 });
@@ -75,19 +83,33 @@ export function stepArbitraries(clients: number, timing: ModelTiming) {
   const simple: fc.Arbitrary<Step> = fc.oneof(
     { weight: 6, arbitrary: acquire },
     { weight: 4, arbitrary: hold.map((index): Step => ({ kind: 'release', hold: index })) },
-    { weight: 2, arbitrary: fc.record({ hold, ms: fc.constantFrom(...timing.extends) }).map((s): Step => ({ kind: 'extend', ...s })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record({ hold, ms: fc.constantFrom(...timing.extends) })
+        .map((s): Step => ({ kind: 'extend', ...s })),
+    },
     { weight: 1, arbitrary: fc.record({ client, half }).map((s): Step => ({ kind: 'forceUnlock', ...s })) },
     { weight: 2, arbitrary: fc.constantFrom(...timing.sleeps).map((ms): Step => ({ kind: 'sleep', ms })) },
     {
       weight: 2,
       arbitrary: fc
-        .record({ client, half, owner, query: fc.constantFrom<'holdCount' | 'isLocked' | 'isHeldBy'>('holdCount', 'isLocked', 'isHeldBy') })
+        .record({
+          client,
+          half,
+          owner,
+          query: fc.constantFrom<'holdCount' | 'isLocked' | 'isHeldBy'>('holdCount', 'isLocked', 'isHeldBy'),
+        })
         .map((s): Step => ({ kind: 'query', ...s })),
     },
   );
   // withLock nests up to two levels; its body is a short sequence of the same steps.
   const { step } = fc.letrec<{ step: Step; withLock: Step }>((tie) => ({
-    step: fc.oneof({ depthSize: 'small', withCrossShrink: true }, { weight: 12, arbitrary: simple }, { weight: 2, arbitrary: tie('withLock') }),
+    step: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      { weight: 12, arbitrary: simple },
+      { weight: 2, arbitrary: tie('withLock') },
+    ),
     withLock: fc
       .record({ spec, body: fc.array(tie('step'), { minLength: 1, maxLength: 4, depthIdentifier: 'withLock' }) })
       .map(({ spec: s, body }): Step => ({ kind: 'withLock', ...s, body })),
@@ -98,7 +120,13 @@ export function stepArbitraries(clients: number, timing: ModelTiming) {
 /** A short text for a step, for traces. */
 export function describeStep(step: Step): string {
   const ownerText = (owner: OwnerChoice) =>
-    owner.kind === 'none' ? 'owner=∅' : owner.kind === 'named' ? `owner='${owner.name}'` : owner.kind === 'reuse' ? `owner=hold[${owner.hold}]` : `owner='#${owner.n}'`;
+    owner.kind === 'none'
+      ? 'owner=∅'
+      : owner.kind === 'named'
+        ? `owner='${owner.name}'`
+        : owner.kind === 'reuse'
+          ? `owner=hold[${owner.hold}]`
+          : `owner='#${owner.n}'`;
   switch (step.kind) {
     case 'acquire':
     case 'withLock': {

@@ -194,7 +194,12 @@ export class RedissonFairLock extends RedissonLock {
 
   override async tryLockInnerOnce(threadId: number, leaseTime: number): Promise<boolean> {
     this.countAttempt();
-    const reply = await this.peer.eval(TRY_LOCK_ONCE, this.#keys(), [leaseTime, this.lockName(threadId), Date.now(), this.threadWaitTime]);
+    const reply = await this.peer.eval(TRY_LOCK_ONCE, this.#keys(), [
+      leaseTime,
+      this.lockName(threadId),
+      Date.now(),
+      this.threadWaitTime,
+    ]);
     return reply === null;
   }
 
@@ -216,12 +221,20 @@ export class RedissonFairLock extends RedissonLock {
   }
 
   protected override async acquireFailed(waitTime: number, threadId: number): Promise<void> {
-    await this.peer.eval(ACQUIRE_FAILED, [this.threadsQueueName, this.timeoutSetName], [this.lockName(threadId), this.#wait(waitTime)]);
+    await this.peer.eval(
+      ACQUIRE_FAILED,
+      [this.threadsQueueName, this.timeoutSetName],
+      [this.lockName(threadId), this.#wait(waitTime)],
+    );
   }
 
   override async forceUnlock(): Promise<boolean> {
     this.cancelExpirationRenewal(null, null);
-    const reply = await this.peer.eval(FORCE_UNLOCK, [...this.#keys(), this.channelName], [UNLOCK_MESSAGE, Date.now(), this.peer.publishCommand]);
+    const reply = await this.peer.eval(
+      FORCE_UNLOCK,
+      [...this.#keys(), this.channelName],
+      [UNLOCK_MESSAGE, Date.now(), this.peer.publishCommand],
+    );
     return Number(reply) === 1;
   }
 

@@ -52,9 +52,16 @@ export class RedissonFencedLock extends RedissonLock {
    * One token acquisition (`tryLockInnerAsync` of the token API): `{ ttl: -1, token }` when taken
    * or re-entered, else `{ ttl, token: -1 }`.
    */
-  async tryLockAndGetTokenInner(threadId: number, leaseTime: number): Promise<{ readonly ttl: number; readonly token: number }> {
+  async tryLockAndGetTokenInner(
+    threadId: number,
+    leaseTime: number,
+  ): Promise<{ readonly ttl: number; readonly token: number }> {
     this.countAttempt();
-    const reply = await this.peer.eval(LOCK_AND_GET_TOKEN, [this.name, this.tokenName], [leaseTime, this.lockName(threadId)]);
+    const reply = await this.peer.eval(
+      LOCK_AND_GET_TOKEN,
+      [this.name, this.tokenName],
+      [leaseTime, this.lockName(threadId)],
+    );
     const [ttl, token] = Array.isArray(reply) ? reply.map(Number) : [Number.NaN, Number.NaN];
     return { ttl: ttl ?? Number.NaN, token: token ?? Number.NaN };
   }
@@ -101,7 +108,10 @@ export class RedissonFencedLock extends RedissonLock {
 
   async #acquire(threadId: number, leaseTime: number): Promise<{ readonly ttl: number; readonly token: number }> {
     this.peer.assertRunning();
-    const attempt = await this.tryLockAndGetTokenInner(threadId, leaseTime > 0 ? leaseTime : this.internalLockLeaseTime);
+    const attempt = await this.tryLockAndGetTokenInner(
+      threadId,
+      leaseTime > 0 ? leaseTime : this.internalLockLeaseTime,
+    );
     if (attempt.ttl === -1) {
       if (leaseTime > 0) this.internalLockLeaseTime = leaseTime;
       else this.scheduleExpirationRenewal(threadId);

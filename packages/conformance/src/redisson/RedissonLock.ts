@@ -152,7 +152,13 @@ export class RedissonLock {
   /** Runs the unlock script; a subclass with other keys or arguments overrides it. */
   protected runUnlockInner(threadId: number, requestId: string): Promise<RespValue> {
     const keys = [this.name, this.channelName, unlockLatchName(this.name, requestId)];
-    const args = [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.lockName(threadId), this.peer.publishCommand, this.peer.config.unlockLatchTimeout];
+    const args = [
+      UNLOCK_MESSAGE,
+      this.internalLockLeaseTime,
+      this.lockName(threadId),
+      this.peer.publishCommand,
+      this.peer.config.unlockLatchTimeout,
+    ];
     return this.peer.eval(UNLOCK, keys, args);
   }
 
@@ -235,14 +241,20 @@ export class RedissonLock {
       this.cancelExpirationRenewal(threadId, freed);
     }
     if (freed === null) {
-      throw new IllegalMonitorStateError(`attempt to unlock lock, not locked by current thread by node id: ${this.peer.id} thread-id: ${threadId}`);
+      throw new IllegalMonitorStateError(
+        `attempt to unlock lock, not locked by current thread by node id: ${this.peer.id} thread-id: ${threadId}`,
+      );
     }
   }
 
   /** `forceUnlock()`: deletes the lock whoever holds it and wakes a waiter; resolves whether there was one. */
   async forceUnlock(): Promise<boolean> {
     this.cancelExpirationRenewal(null, null);
-    return Number(await this.peer.eval(FORCE_UNLOCK, [this.name, this.channelName], [UNLOCK_MESSAGE, this.peer.publishCommand])) === 1;
+    return (
+      Number(
+        await this.peer.eval(FORCE_UNLOCK, [this.name, this.channelName], [UNLOCK_MESSAGE, this.peer.publishCommand]),
+      ) === 1
+    );
   }
 
   /** `isLocked()`: whether the lock's key exists. */

@@ -102,7 +102,10 @@ export class RedissonPeer {
         connectionName,
       );
       pubSub = new LockPubSub(subscriber, sharded);
-      kindPubSubs = { semaphores: new SemaphorePubSub(subscriber, sharded), latches: new CountDownLatchPubSub(subscriber, sharded) };
+      kindPubSubs = {
+        semaphores: new SemaphorePubSub(subscriber, sharded),
+        latches: new CountDownLatchPubSub(subscriber, sharded),
+      };
       return new RedissonPeer(resolved, connections, subscriber, pubSub, sharded, kindPubSubs);
     } catch (error) {
       await connections.close();

@@ -257,7 +257,9 @@ export class RedissonPermitExpirableSemaphore {
   /** `tryRelease(permitIds)`: how many were given back; 0 (and none) unless every one is held and unexpired. */
   async tryReleaseAll(permitIds: readonly string[]): Promise<number> {
     if (permitIds.length === 0) throw new IllegalArgumentError("permitIds can't be null or empty");
-    return Number(await this.#eval(TRY_RELEASE_MANY, [Date.now(), this.#peer.publishCommand, ...permitIds.map(idBytes)]));
+    return Number(
+      await this.#eval(TRY_RELEASE_MANY, [Date.now(), this.#peer.publishCommand, ...permitIds.map(idBytes)]),
+    );
   }
 
   /**
@@ -267,13 +269,19 @@ export class RedissonPermitExpirableSemaphore {
    */
   async release(permitIds: string | readonly string[]): Promise<void> {
     const ids = typeof permitIds === 'string' ? [permitIds] : permitIds;
-    const released = typeof permitIds === 'string' ? await this.tryRelease(permitIds) : (await this.tryReleaseAll(ids)) === ids.length;
-    if (!released) throw new IllegalArgumentError(`Permits with ids ${ids.join(', ')} have already been released or don't exist`);
+    const released =
+      typeof permitIds === 'string' ? await this.tryRelease(permitIds) : (await this.tryReleaseAll(ids)) === ids.length;
+    if (!released)
+      throw new IllegalArgumentError(`Permits with ids ${ids.join(', ')} have already been released or don't exist`);
   }
 
   /** `updateLeaseTime(permitId, leaseTime)`: whether the permit is held (its lease now ends `leaseTime` ms from now). */
   async updateLeaseTime(permitId: string, leaseTime: number): Promise<boolean> {
-    return Number(await this.#eval(UPDATE_LEASE, [idBytes(permitId), leaseEnd(leaseTime), Date.now(), this.#peer.publishCommand])) === 1;
+    return (
+      Number(
+        await this.#eval(UPDATE_LEASE, [idBytes(permitId), leaseEnd(leaseTime), Date.now(), this.#peer.publishCommand]),
+      ) === 1
+    );
   }
 
   /**
@@ -284,7 +292,8 @@ export class RedissonPermitExpirableSemaphore {
   async getLeaseTime(permitId: string): Promise<number> {
     const args = [idBytes(permitId), NON_EXPIRABLE_TIMEOUT, Date.now(), this.#peer.publishCommand];
     const left = Number(await this.#eval(LEASE_TIME, args));
-    if (left === 0) throw new IllegalArgumentError(`Permit with id ${permitId} has already been released or doesn't exist`);
+    if (left === 0)
+      throw new IllegalArgumentError(`Permit with id ${permitId} has already been released or doesn't exist`);
     return left;
   }
 
@@ -293,7 +302,14 @@ export class RedissonPermitExpirableSemaphore {
   async #attempt(permits: number, leaseTime: number): Promise<string[] | number | null> {
     if (permits < 0) throw new IllegalArgumentError("Permits amount can't be negative");
     const ids = Array.from({ length: permits }, () => this.#peer.generateId());
-    const args = [permits, leaseEnd(leaseTime), Date.now(), NON_EXPIRABLE_TIMEOUT, this.#peer.publishCommand, ...ids.map(idBytes)];
+    const args = [
+      permits,
+      leaseEnd(leaseTime),
+      Date.now(),
+      NON_EXPIRABLE_TIMEOUT,
+      this.#peer.publishCommand,
+      ...ids.map(idBytes),
+    ];
     const reply = await this.#eval(TRY_ACQUIRE, args);
     // Taking 0 permits "succeeds" with no ids, which Redisson reads as nothing taken: it waits on.
     if (reply === 'OK') return ids.length > 0 ? ids : null;

@@ -113,17 +113,40 @@ export class RedissonReadLock extends RedissonLock {
   }
 
   protected override runTryLockInner(threadId: number, leaseTime: number): Promise<RespValue> {
-    return this.peer.eval(READ_LOCK, [this.name, this.timeoutPrefix(threadId)], [leaseTime, this.lockName(threadId), this.writeLockName(threadId)]);
+    return this.peer.eval(
+      READ_LOCK,
+      [this.name, this.timeoutPrefix(threadId)],
+      [leaseTime, this.lockName(threadId), this.writeLockName(threadId)],
+    );
   }
 
   protected override runUnlockInner(threadId: number, requestId: string): Promise<RespValue> {
-    const keys = [this.name, this.channelName, this.timeoutPrefix(threadId), this.keyPrefix(threadId), unlockLatchName(this.name, requestId)];
-    return this.peer.eval(READ_UNLOCK, keys, [UNLOCK_MESSAGE, this.lockName(threadId), this.peer.publishCommand, this.peer.config.unlockLatchTimeout]);
+    const keys = [
+      this.name,
+      this.channelName,
+      this.timeoutPrefix(threadId),
+      this.keyPrefix(threadId),
+      unlockLatchName(this.name, requestId),
+    ];
+    return this.peer.eval(READ_UNLOCK, keys, [
+      UNLOCK_MESSAGE,
+      this.lockName(threadId),
+      this.peer.publishCommand,
+      this.peer.config.unlockLatchTimeout,
+    ]);
   }
 
   override async forceUnlock(): Promise<boolean> {
     this.cancelExpirationRenewal(null, null);
-    return Number(await this.peer.eval(FORCE_READ_UNLOCK, [this.name, this.channelName], [UNLOCK_MESSAGE, this.peer.publishCommand])) === 1;
+    return (
+      Number(
+        await this.peer.eval(
+          FORCE_READ_UNLOCK,
+          [this.name, this.channelName],
+          [UNLOCK_MESSAGE, this.peer.publishCommand],
+        ),
+      ) === 1
+    );
   }
 
   /** The {@link ReadLockTask} renews this thread's holds and the hash. */

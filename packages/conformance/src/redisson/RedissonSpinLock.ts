@@ -106,7 +106,10 @@ export class RedissonSpinLock extends RedissonLock {
  * is the last times `multiplier` plus a random whole number below the count of periods handed out
  * so far, capped at `maxDelay`, which it then keeps returning.
  */
-export function backOffPolicy({ initialDelay, maxDelay, multiplier }: RedissonBackOff, random: () => number = Math.random): () => number {
+export function backOffPolicy(
+  { initialDelay, maxDelay, multiplier }: RedissonBackOff,
+  random: () => number = Math.random,
+): () => number {
   let nextSleep = initialDelay;
   let fails = 0;
   return () => {

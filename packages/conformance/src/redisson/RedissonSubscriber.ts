@@ -69,7 +69,12 @@ export class RedissonSubscriber {
     const id = `${node.host}:${node.port}`;
     let connection = this.#connections.get(id);
     if (connection === undefined) {
-      const redis = new Redis({ host: node.host, port: node.port, lazyConnect: true, connectionName: this.#connectionName });
+      const redis = new Redis({
+        host: node.host,
+        port: node.port,
+        lazyConnect: true,
+        connectionName: this.#connectionName,
+      });
       // Errors surface through the commands; a test that kills servers must not crash the run.
       redis.on('error', () => undefined);
       redis.on('message', (channel: string, message: string) => this.#listener(channel, message));

@@ -84,12 +84,26 @@ export class RedissonWriteLock extends RedissonLock {
 
   protected override runUnlockInner(threadId: number, requestId: string): Promise<RespValue> {
     const keys = [this.name, this.channelName, unlockLatchName(this.name, requestId)];
-    const args = [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.lockName(threadId), this.peer.publishCommand, this.peer.config.unlockLatchTimeout];
+    const args = [
+      READ_UNLOCK_MESSAGE,
+      this.internalLockLeaseTime,
+      this.lockName(threadId),
+      this.peer.publishCommand,
+      this.peer.config.unlockLatchTimeout,
+    ];
     return this.peer.eval(WRITE_UNLOCK, keys, args);
   }
 
   override async forceUnlock(): Promise<boolean> {
     this.cancelExpirationRenewal(null, null);
-    return Number(await this.peer.eval(FORCE_WRITE_UNLOCK, [this.name, this.channelName], [READ_UNLOCK_MESSAGE, this.peer.publishCommand])) === 1;
+    return (
+      Number(
+        await this.peer.eval(
+          FORCE_WRITE_UNLOCK,
+          [this.name, this.channelName],
+          [READ_UNLOCK_MESSAGE, this.peer.publishCommand],
+        ),
+      ) === 1
+    );
   }
 }

@@ -45,7 +45,8 @@ export class RenewalEntry {
     this.#counters.delete(threadId);
     this.lockNames.delete(threadId);
     this.keyPrefixes.delete(threadId);
-    for (let at = this.#threads.indexOf(threadId); at >= 0; at = this.#threads.indexOf(threadId)) this.#threads.splice(at, 1);
+    for (let at = this.#threads.indexOf(threadId); at >= 0; at = this.#threads.indexOf(threadId))
+      this.#threads.splice(at, 1);
   }
 
   /** The thread that has been renewing longest; `undefined` when none is left. */
@@ -135,7 +136,9 @@ export abstract class RenewalTask {
    * Renews one batch of locks with one script call; resolves the names it found gone, whose
    * threads the task then forgets (every thread given for the name).
    */
-  protected abstract renewBatch(names: readonly string[]): Promise<{ readonly gone: readonly string[]; readonly threads: ReadonlyMap<string, readonly number[]> }>;
+  protected abstract renewBatch(
+    names: readonly string[],
+  ): Promise<{ readonly gone: readonly string[]; readonly threads: ReadonlyMap<string, readonly number[]> }>;
 
   #schedule(): void {
     if (!this.#running || this.#timer !== undefined) return;
@@ -155,7 +158,8 @@ export abstract class RenewalTask {
         for (let at = 0; at < names.length; at += this.host.lockWatchdogBatchSize) {
           if (!this.#running) return;
           const { gone, threads } = await this.renewBatch(names.slice(at, at + this.host.lockWatchdogBatchSize));
-          for (const name of gone) for (const threadId of threads.get(name) ?? []) this.cancelExpirationRenewal(name, threadId);
+          for (const name of gone)
+            for (const threadId of threads.get(name) ?? []) this.cancelExpirationRenewal(name, threadId);
         }
       }
     } catch (error) {

@@ -20,7 +20,8 @@ type Payload<Event extends EventName> = LockClientEvents[Event][0];
 /** Every event of `events` that `client` emits from now on, in order, by name. */
 function record<Event extends EventName>(client: LockClient, ...events: Event[]): { [E in Event]: Payload<E>[] } {
   const seen = Object.fromEntries(events.map((event) => [event, [] as unknown[]])) as { [E in Event]: Payload<E>[] };
-  for (const event of events) (client as unknown as NodeJS.EventEmitter).on(event, (payload: Payload<Event>) => seen[event].push(payload));
+  for (const event of events)
+    (client as unknown as NodeJS.EventEmitter).on(event, (payload: Payload<Event>) => seen[event].push(payload));
   return seen;
 }
 
@@ -47,7 +48,9 @@ export function eventsSuite(ctx: SuiteContext): void {
     const held = await lock.acquire({ owner: 'reporter' });
     await sleep(20);
     await held.release();
-    expect(seen.acquired).toEqual([{ name: lock.name, kind, owner: 'reporter', waitedMs: expect.any(Number), passedLocally: false }]);
+    expect(seen.acquired).toEqual([
+      { name: lock.name, kind, owner: 'reporter', waitedMs: expect.any(Number), passedLocally: false },
+    ]);
     expect(seen.released).toEqual([{ name: lock.name, kind, owner: 'reporter', heldMs: expect.any(Number) }]);
     expect(seen.released[0]!.heldMs).toBeGreaterThanOrEqual(15);
     expect(seen.waitStarted).toEqual([]);
@@ -61,7 +64,9 @@ export function eventsSuite(ctx: SuiteContext): void {
     const held = await blocker(holder, name).acquire();
     expect(await lock.tryAcquire({ owner: 'no-wait' })).toBeNull();
     await expect(lock.acquire({ owner: 'timed', waitTime: 60 })).rejects.toBeInstanceOf(LockWaitTimeoutError);
-    await expect(lock.acquire({ owner: 'aborted', signal: AbortSignal.timeout(60) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(lock.acquire({ owner: 'aborted', signal: AbortSignal.timeout(60) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     const taking = lock.acquire({ owner: 'taker', waitTime: 10_000 });
     await eventually(() => seen.waitStarted.length === 4);
     await held.release();
@@ -90,7 +95,16 @@ export function eventsSuite(ctx: SuiteContext): void {
     const closedOut = expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
     await client.close();
     await closedOut;
-    expect(seen.waitEnded).toEqual([{ name, kind, owner: 'closed-out', waitedMs: expect.any(Number), outcome: 'failed', error: expect.any(ClientClosedError) }]);
+    expect(seen.waitEnded).toEqual([
+      {
+        name,
+        kind,
+        owner: 'closed-out',
+        waitedMs: expect.any(Number),
+        outcome: 'failed',
+        error: expect.any(ClientClosedError),
+      },
+    ]);
     await held.release();
   });
 

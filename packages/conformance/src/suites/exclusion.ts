@@ -30,7 +30,15 @@ export function exclusionSuite(ctx: SuiteContext): void {
     const processes = 3;
     const tasks = 5;
     const iterations = 20;
-    const holds = await runContenders({ spec: backend.spec, subject: ctx.subject, lockName, counterKey, processes, tasks, iterations });
+    const holds = await runContenders({
+      spec: backend.spec,
+      subject: ctx.subject,
+      lockName,
+      counterKey,
+      processes,
+      tasks,
+      iterations,
+    });
     const expected = processes * tasks * iterations;
     expect(holds.reduce((sum, n) => sum + n, 0)).toBe(expected);
     expect(Number(await backend.command(['GET', counterKey], counterKey))).toBe(expected);

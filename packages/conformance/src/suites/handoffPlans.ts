@@ -57,7 +57,11 @@ export function handoffPlans(clients: number): fc.Arbitrary<readonly PlannedTask
  * inside: never two owners (client and owner) at a time. Every acquisition that is not given up
  * must succeed.
  */
-export async function runPlan(plan: readonly PlannedTask[], locks: readonly ConformantLock[], clients: readonly LockClient[]): Promise<PlanOutcome> {
+export async function runPlan(
+  plan: readonly PlannedTask[],
+  locks: readonly ConformantLock[],
+  clients: readonly LockClient[],
+): Promise<PlanOutcome> {
   const inside = new Map<string, number>();
   let overlaps = 0;
   let acquired = 0;
@@ -71,10 +75,16 @@ export async function runPlan(plan: readonly PlannedTask[], locks: readonly Conf
     const lock = locks[client]!;
     for (const { holdMs, leaseTime, reenter, abortAfterMs } of acquisitions) {
       const controller = new AbortController();
-      const timer = abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(new Error('gave up')), abortAfterMs);
+      const timer =
+        abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(new Error('gave up')), abortAfterMs);
       let held: HeldLock;
       try {
-        held = await lock.acquire({ waitTime: 20_000, signal: controller.signal, ...(owner === undefined ? {} : { owner }), ...(leaseTime === undefined ? {} : { leaseTime }) });
+        held = await lock.acquire({
+          waitTime: 20_000,
+          signal: controller.signal,
+          ...(owner === undefined ? {} : { owner }),
+          ...(leaseTime === undefined ? {} : { leaseTime }),
+        });
       } catch (error) {
         if (controller.signal.aborted) continue;
         throw error;
@@ -100,6 +110,9 @@ export async function runPlan(plan: readonly PlannedTask[], locks: readonly Conf
 }
 
 /** What a client keeps of waiters and holders: once nobody uses its locks, nothing. */
-export function clientState(client: LockClient): { readonly waiting: number | undefined; readonly activity: ReturnType<LockClient['activity']> } {
+export function clientState(client: LockClient): {
+  readonly waiting: number | undefined;
+  readonly activity: ReturnType<LockClient['activity']>;
+} {
   return { waiting: lockRuntime(client).localHandoffs?.size, activity: client.activity() };
 }

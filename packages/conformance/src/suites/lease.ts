@@ -26,7 +26,9 @@ export function leaseSuite(ctx: SuiteContext): void {
     const client = await ctx.client();
     const lock = ctx.lock(client, 'lost-in-scope');
     // The holder is told: its fixed lease ends while the callback still runs.
-    const told = await lock.withLock(() => sleep(400).then(() => 'done'), { leaseTime: 150 }).catch((error: unknown) => error);
+    const told = await lock
+      .withLock(() => sleep(400).then(() => 'done'), { leaseTime: 150 })
+      .catch((error: unknown) => error);
     expect(told).toBeInstanceOf(LockLostError);
     // Deleted just before the callback returns: the release finds the hold gone.
     const found = await lock

@@ -28,7 +28,9 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     await first.release();
     const second = await waiting;
     expect(await publishes(ctx, lock.name)).toBe(published);
-    expect(await ctx.backend().command(['HKEYS', lock.name], lock.name)).toEqual(handoff.holderFields(`${client.id}:${second.owner}`));
+    expect(await ctx.backend().command(['HKEYS', lock.name], lock.name)).toEqual(
+      handoff.holderFields(`${client.id}:${second.owner}`),
+    );
     expect(await lock.holdCount(second.owner)).toBe(1);
     expect(await lock.isHeldBy(first.owner)).toBe(false);
     // The receiver's own lease (the watchdog's), set afresh.
@@ -102,7 +104,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     expect(leftBehind(client)).toBe(0);
   });
 
-  it("a hand-off request that arrives twice passes the lock once, while its record remembers and after", async () => {
+  it('a hand-off request that arrives twice passes the lock once, while its record remembers and after', async () => {
     // A short command timeout: the releasing hold's record remembers an outcome for twice that
     // (1 s: the re-sent request must come within it, and two reads of the lock come between).
     const client = await ctx.client({ commandTimeout: 500 });
@@ -111,7 +113,12 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const [hold] = (await ctx.backend().command(['HKEYS', holdMarkersKey(lock.name)], lock.name)) as string[];
     const receiver = 'receiver';
     const to = { field: `${client.id}:${receiver}`, hold: `${client.id}-test:1` };
-    const request = call(handoff.handOff(lock.name), { name: lock.name, from: { field: `${client.id}:${held.owner}`, hold: hold! }, to, lease: 5_000 });
+    const request = call(handoff.handOff(lock.name), {
+      name: lock.name,
+      from: { field: `${client.id}:${held.owner}`, hold: hold! },
+      to,
+      lease: 5_000,
+    });
     const runtime = lockRuntime(client);
     // The receiver alone holds the lock, once.
     const passedOnce = async () => ({
@@ -133,7 +140,10 @@ export function localHandoffSuite(ctx: SuiteContext): void {
   });
 
   it('random plans of tasks on two clients (owners generated and named, leases, re-entries, waits given up) never overlap, count every hold and leave nothing behind; FC_SEED replays a run', async () => {
-    const clients = [await ctx.client({ localHandoff: { maxPasses: 2, maxMillis: 10 } }), await ctx.client({ localHandoff: { maxPasses: 4, maxMillis: 20 } })];
+    const clients = [
+      await ctx.client({ localHandoff: { maxPasses: 2, maxMillis: 10 } }),
+      await ctx.client({ localHandoff: { maxPasses: 4, maxMillis: 20 } }),
+    ];
     const seed = process.env['FC_SEED'];
     let acquired = 0;
     await fc.assert(
@@ -142,10 +152,16 @@ export function localHandoffSuite(ctx: SuiteContext): void {
         const locks = clients.map((client) => ctx.lockNamed(client, name));
         const outcome = await runPlan(plan, locks, clients);
         acquired += outcome.acquired;
-        expect({ overlaps: outcome.overlaps, wrongCounts: outcome.wrongCounts }).toEqual({ overlaps: 0, wrongCounts: 0 });
+        expect({ overlaps: outcome.overlaps, wrongCounts: outcome.wrongCounts }).toEqual({
+          overlaps: 0,
+          wrongCounts: 0,
+        });
         expect(await eventually(async () => !(await locks[0]!.isLocked()), 2_000)).toBe(true);
         const idle = { waiting: 0, activity: { renewing: 0, channels: [] } };
-        for (const client of clients) expect(await eventually(() => JSON.stringify(clientState(client)) === JSON.stringify(idle), 2_000)).toBe(true);
+        for (const client of clients)
+          expect(await eventually(() => JSON.stringify(clientState(client)) === JSON.stringify(idle), 2_000)).toBe(
+            true,
+          );
       }),
       { numRuns: Number(process.env['MODEL_RUNS'] ?? 6), endOnFailure: true, ...(seed ? { seed: Number(seed) } : {}) },
     );

@@ -22,25 +22,28 @@ export function reentrancySuite(ctx: SuiteContext): void {
     expect(await lock.isLocked()).toBe(false);
   });
 
-  exclusiveIt('a withLock scope re-enters only its own lock: tasks inside it still exclude each other on another', async () => {
-    const client = await ctx.client();
-    const outer = ctx.lock(client, 'outer');
-    const inner = ctx.lock(client, 'inner');
-    await outer.withLock(async () => {
-      let inside = 0;
-      let most = 0;
-      await Promise.all(
-        [0, 1, 2].map(() =>
-          inner.withLock(async () => {
-            most = Math.max(most, ++inside);
-            await sleep(5);
-            inside--;
-          }),
-        ),
-      );
-      expect(most).toBe(1);
-    });
-  });
+  exclusiveIt(
+    'a withLock scope re-enters only its own lock: tasks inside it still exclude each other on another',
+    async () => {
+      const client = await ctx.client();
+      const outer = ctx.lock(client, 'outer');
+      const inner = ctx.lock(client, 'inner');
+      await outer.withLock(async () => {
+        let inside = 0;
+        let most = 0;
+        await Promise.all(
+          [0, 1, 2].map(() =>
+            inner.withLock(async () => {
+              most = Math.max(most, ++inside);
+              await sleep(5);
+              inside--;
+            }),
+          ),
+        );
+        expect(most).toBe(1);
+      });
+    },
+  );
 
   exclusiveIt('re-enters with an explicit owner and excludes every other owner', async () => {
     const client = await ctx.client();

@@ -55,20 +55,23 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     expect(await lock.remainingTtl()).toBeNull();
   });
 
-  exclusiveIt("extend only lengthens while another hold of the owner lives, and sets the lease exactly for the owner's only hold", async () => {
-    const client = await ctx.client({ watchdogTimeout: 30_000 });
-    const lock = ctx.lock(client, 'extend-shared');
-    const outer = await lock.acquire({ owner: 'o' });
-    const inner = await lock.acquire({ owner: 'o', leaseTime: 20_000 });
-    await inner.extend(2_000);
-    expect(await lock.remainingTtl()).toBeGreaterThan(25_000);
-    await inner.release();
-    await outer.extend(2_000);
-    const ttl = await lock.remainingTtl();
-    expect(ttl).toBeGreaterThan(1_000);
-    expect(ttl).toBeLessThanOrEqual(2_000);
-    await outer.release();
-  });
+  exclusiveIt(
+    "extend only lengthens while another hold of the owner lives, and sets the lease exactly for the owner's only hold",
+    async () => {
+      const client = await ctx.client({ watchdogTimeout: 30_000 });
+      const lock = ctx.lock(client, 'extend-shared');
+      const outer = await lock.acquire({ owner: 'o' });
+      const inner = await lock.acquire({ owner: 'o', leaseTime: 20_000 });
+      await inner.extend(2_000);
+      expect(await lock.remainingTtl()).toBeGreaterThan(25_000);
+      await inner.release();
+      await outer.extend(2_000);
+      const ttl = await lock.remainingTtl();
+      expect(ttl).toBeGreaterThan(1_000);
+      expect(ttl).toBeLessThanOrEqual(2_000);
+      await outer.release();
+    },
+  );
 
   exclusiveIt('a watchdog renewal that lands after extend does not shorten the lease extend set', async () => {
     // The renewal tick (at 2 s) is sent while extend waits behind a busy server, so Redis runs
@@ -92,22 +95,28 @@ export function sharedHoldsSuite(ctx: SuiteContext): void {
     await held.release();
   });
 
-  exclusiveIt('a force-unlocked watchdog hold is told it lost the lock even when its owner takes the lock again', async () => {
-    const client = await ctx.client({ watchdogTimeout: 600 });
-    const lock = ctx.lock(client, 'forced-then-again');
-    const held = await lock.acquire();
-    expect(await lock.forceUnlock()).toBe(true);
-    const again = await lock.acquire({ owner: held.owner });
-    expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
-    expect(again.signal.aborted).toBe(false);
-    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
-    expect(await lock.holdCount(held.owner)).toBe(1);
-    await again.release();
-    expect(await lock.isLocked()).toBe(false);
-  });
+  exclusiveIt(
+    'a force-unlocked watchdog hold is told it lost the lock even when its owner takes the lock again',
+    async () => {
+      const client = await ctx.client({ watchdogTimeout: 600 });
+      const lock = ctx.lock(client, 'forced-then-again');
+      const held = await lock.acquire();
+      expect(await lock.forceUnlock()).toBe(true);
+      const again = await lock.acquire({ owner: held.owner });
+      expect(await eventually(() => held.signal.aborted, 2_000)).toBe(true);
+      expect(again.signal.aborted).toBe(false);
+      await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+      expect(await lock.holdCount(held.owner)).toBe(1);
+      await again.release();
+      expect(await lock.isLocked()).toBe(false);
+    },
+  );
 
   exclusiveIt('clients that share a clientId on purpose each have their holds counted', async () => {
-    const [one, two] = [await ctx.client({ clientId: 'shared-client-id' }), await ctx.client({ clientId: 'shared-client-id' })];
+    const [one, two] = [
+      await ctx.client({ clientId: 'shared-client-id' }),
+      await ctx.client({ clientId: 'shared-client-id' }),
+    ];
     const name = ctx.uniqueName('shared-client');
     const first = await ctx.lockNamed(one, name).acquire({ owner: 'w' });
     const second = await ctx.lockNamed(two, name).acquire({ owner: 'w' });

@@ -11,10 +11,13 @@ import { eventually, sleep } from '../timing.js';
 export function waitingSuite(ctx: SuiteContext): void {
   const { kind } = ctx.subject;
   // Not registered for a kind without pub/sub, rather than skipped.
-  const itWithPubSub: (name: string, fn: () => Promise<void>) => void = wakesByPubSub(kind) ? (name, fn) => it(name, fn) : () => undefined;
+  const itWithPubSub: (name: string, fn: () => Promise<void>) => void = wakesByPubSub(kind)
+    ? (name, fn) => it(name, fn)
+    : () => undefined;
   // Whether Redis comes to list `count` subscribed channels (a client counts a channel from the
   // moment it asks to subscribe, so its own count proves nothing about the server).
-  const serverListsChannels = (count: number) => eventually(async () => (await ctx.backend().pubsubChannels()).length === count, 3_000);
+  const serverListsChannels = (count: number) =>
+    eventually(async () => (await ctx.backend().pubsubChannels()).length === count, 3_000);
   const noChannelsLeft = () => serverListsChannels(0);
 
   it('a no-wait attempt fails at once while the lock is held', async () => {

@@ -20,7 +20,10 @@ export function resolveAdapterOptions(options: unknown): Required<AdapterOptions
   const { subscriberName = DEFAULT_SUBSCRIBER_NAME } = checkOptions<AdapterOptions>(options, ['subscriberName']);
   // The server refuses names with spaces, newlines or other non-printable characters.
   if (typeof subscriberName !== 'string' || !/^[!-~]+$/.test(subscriberName)) {
-    throw new InvalidArgumentError('options.subscriberName', `must be a non-empty string of printable ASCII without spaces, got ${describeValue(subscriberName)}`);
+    throw new InvalidArgumentError(
+      'options.subscriberName',
+      `must be a non-empty string of printable ASCII without spaces, got ${describeValue(subscriberName)}`,
+    );
   }
   return { subscriberName };
 }

@@ -86,7 +86,11 @@ export function newChannelState(key: string, channel: string, sharded: boolean):
  * waits on a node the channel has left: a connection still connecting to a node that failed may
  * take forever. Rejects when `work` does while the channel is still wanted there.
  */
-export function whileWantedAt<T>(state: ChannelState, address: string, work: Promise<T>): Promise<{ done: true; value: T } | { done: false }> {
+export function whileWantedAt<T>(
+  state: ChannelState,
+  address: string,
+  work: Promise<T>,
+): Promise<{ done: true; value: T } | { done: false }> {
   return new Promise((resolve, reject) => {
     const nudge = () => {
       if (state.want?.address === address) return;

@@ -65,7 +65,8 @@ export class SubscriberRouter {
   /** Sets the one listener for messages and reconnects, replacing any earlier one. */
   listen(listener: ExecutorListener): void {
     // A second lock client on the same executor would silently take the first one's messages.
-    if (this.#listener) throw new InvalidArgumentError('executor', 'is already used by a LockClient; create one executor per LockClient');
+    if (this.#listener)
+      throw new InvalidArgumentError('executor', 'is already used by a LockClient; create one executor per LockClient');
     this.#listener = listener;
   }
 
@@ -124,7 +125,9 @@ export class SubscriberRouter {
     const links = [...this.#links.values()];
     this.#links.clear();
     this.#opened.clear();
-    this.#closing = Promise.all(links.map((link) => link.then((opened) => opened.close()).catch(ignore))).then(() => undefined);
+    this.#closing = Promise.all(links.map((link) => link.then((opened) => opened.close()).catch(ignore))).then(
+      () => undefined,
+    );
     for (const state of states) {
       const want = state.want;
       state.want = undefined;
@@ -152,7 +155,8 @@ export class SubscriberRouter {
       if (step === undefined || !(await step)) break;
     }
     state.running = false;
-    if (!state.want && state.placed === undefined && this.#channels.get(state.key) === state) this.#channels.delete(state.key);
+    if (!state.want && state.placed === undefined && this.#channels.get(state.key) === state)
+      this.#channels.delete(state.key);
   }
 
   /**
@@ -162,7 +166,8 @@ export class SubscriberRouter {
   #nextStep(state: ChannelState): Promise<boolean> | undefined {
     const { want, placed } = state;
     // Placed where it is no longer wanted; while its route is being looked up it may stay put.
-    const misplaced = placed !== undefined && (want === undefined || (want.address !== undefined && want.address !== placed));
+    const misplaced =
+      placed !== undefined && (want === undefined || (want.address !== undefined && want.address !== placed));
     if (misplaced) return this.#leave(state, placed);
     if (!want) return undefined;
     if (want.address === undefined) return this.#route(state, want);
@@ -329,7 +334,9 @@ export class SubscriberRouter {
     const results = await Promise.all(moves);
     this.#closeIdleLinks();
     if (results.includes(true) && !this.#closing) this.#notifyReconnect();
-    const stranded = [...this.#channels.values()].some((state) => state.want?.address !== undefined && this.#down.has(state.want.address));
+    const stranded = [...this.#channels.values()].some(
+      (state) => state.want?.address !== undefined && this.#down.has(state.want.address),
+    );
     if (retry || results.includes(false) || stranded) this.#scheduleReroute(RECHECK_MS);
   }
 

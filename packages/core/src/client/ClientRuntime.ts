@@ -67,7 +67,9 @@ export class ClientRuntime implements LockRuntime {
     this.#clock = new ServerClock(executor, options.commandTimeout);
     this.#runner = new ScriptRunner(executor, options.commandTimeout, (key) => this.#clock.relearn(key));
     this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
-    this.#eviction = new EvictionGuard(options.evictionPolicy, executor, options.commandTimeout, (risk) => reportEvictionRisk(events, risk));
+    this.#eviction = new EvictionGuard(options.evictionPolicy, executor, options.commandTimeout, (risk) =>
+      reportEvictionRisk(events, risk),
+    );
     this.#renewals = new RenewalScheduler((batch) => this.run(batch), {
       lease: options.watchdogTimeout,
       isCluster: executor.isCluster,
@@ -126,7 +128,9 @@ export class ClientRuntime implements LockRuntime {
       () => undefined,
       (error: unknown) => {
         if (!(error instanceof RedisUnavailableError) || !open()) return failed(error);
-        void runUntilLanded(() => this.run(command), { longestPause: this.#options.commandTimeout, open }).catch(failed);
+        void runUntilLanded(() => this.run(command), { longestPause: this.#options.commandTimeout, open }).catch(
+          failed,
+        );
       },
     );
   }
@@ -152,11 +156,19 @@ export class ClientRuntime implements LockRuntime {
     // A subscription the ACL user may not make fails the wait with what is missing.
     return this.#channels.join(channel, wakes).catch((error: unknown) => {
       const cause = error instanceof RedisUnavailableError ? error.cause : undefined;
-      throw (cause !== undefined && permissionDenied(cause, { operation: `the subscription to ${channel}`, channel })) || error;
+      throw (
+        (cause !== undefined && permissionDenied(cause, { operation: `the subscription to ${channel}`, channel })) ||
+        error
+      );
     });
   }
 
-  keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal {
+  keepAlive(
+    target: RenewalTarget,
+    onLost: (error: LockLostError) => void,
+    acquiredAt: number,
+    until?: number,
+  ): Renewal {
     return this.#renewals.register(target, onLost, acquiredAt, until);
   }
 
@@ -199,8 +211,11 @@ function reportEvictionRisk(events: LockEvents, risk: EvictionRisk): void {
     events.emit('evictionRisk', risk);
     return;
   }
-  process.emitWarning(`Redis may evict lock keys: its maxmemory-policy is ${risk.policy}; an evicted lock can be held twice. Use noeviction, or set the lock client's evictionPolicy.`, {
-    type: 'DeadboltEvictionRisk',
-    code: 'DEADBOLT_EVICTION_RISK',
-  });
+  process.emitWarning(
+    `Redis may evict lock keys: its maxmemory-policy is ${risk.policy}; an evicted lock can be held twice. Use noeviction, or set the lock client's evictionPolicy.`,
+    {
+      type: 'DeadboltEvictionRisk',
+      code: 'DEADBOLT_EVICTION_RISK',
+    },
+  );
 }

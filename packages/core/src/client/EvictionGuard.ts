@@ -63,7 +63,9 @@ export class EvictionGuard {
 
   async #read(key: string): Promise<EvictionRisk | undefined> {
     const info = String(await this.#info(key));
-    const fields = new Map(info.split(/\r?\n/).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)]));
+    const fields = new Map(
+      info.split(/\r?\n/).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)]),
+    );
     const policy = fields.get('maxmemory_policy')?.trim();
     if (policy === undefined || !mayEvictLocks(policy)) return undefined;
     return { policy, maxmemory: Number(fields.get('maxmemory') ?? NO_LIMIT) };

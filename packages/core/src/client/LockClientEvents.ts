@@ -25,7 +25,15 @@ export interface LockClientEvents {
    * An acquisition took the lock: a first hold, a re-entry, or a lock passed by a local holder.
    * `waitedMs` counts from the call to the grant.
    */
-  acquired: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly waitedMs: number; readonly passedLocally: boolean }];
+  acquired: [
+    event: {
+      readonly name: string;
+      readonly kind: string;
+      readonly owner: string;
+      readonly waitedMs: number;
+      readonly passedLocally: boolean;
+    },
+  ];
   /** A held lock was released (one hold of it: a re-entered lock stays held by its other holds). `heldMs` counts from its grant. */
   released: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly heldMs: number }];
   /**

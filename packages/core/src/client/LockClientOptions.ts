@@ -1,7 +1,11 @@
 import { checkDuration, checkOptions, checkName } from '../options/validate.js';
 import { InvalidArgumentError } from '../errors/LockError.js';
 import { resolveLocalHandoffOptions, type LocalHandoffOptions } from '../handoff/LocalHandoffOptions.js';
-import { resolveReplicaSyncOptions, type ReplicaSyncOptions, type ResolvedReplicaSyncOptions } from '../replication/ReplicaSyncOptions.js';
+import {
+  resolveReplicaSyncOptions,
+  type ReplicaSyncOptions,
+  type ResolvedReplicaSyncOptions,
+} from '../replication/ReplicaSyncOptions.js';
 
 /** How lock channels are subscribed and published. */
 export type PubSubMode = 'auto' | 'classic' | 'sharded';
@@ -61,7 +65,15 @@ export type ResolvedLockClientOptions = Required<Omit<LockClientOptions, 'replic
   readonly localHandoff: Readonly<Required<LocalHandoffOptions>> | undefined;
 };
 
-const KNOWN = ['watchdogTimeout', 'commandTimeout', 'pubsub', 'clientId', 'replicaSync', 'localHandoff', 'evictionPolicy'] as const;
+const KNOWN = [
+  'watchdogTimeout',
+  'commandTimeout',
+  'pubsub',
+  'clientId',
+  'replicaSync',
+  'localHandoff',
+  'evictionPolicy',
+] as const;
 const EVICTION_MODES: readonly NonNullable<LockClientOptions['evictionPolicy']>[] = ['warn', 'throw', 'ignore'];
 const PUBSUB_MODES: readonly PubSubMode[] = ['auto', 'classic', 'sharded'];
 
@@ -70,11 +82,17 @@ export function resolveClientOptions(value: unknown, defaultClientId: () => stri
   const options = checkOptions<LockClientOptions>(value, KNOWN);
   const pubsub = options.pubsub ?? 'auto';
   if (!PUBSUB_MODES.includes(pubsub)) {
-    throw new InvalidArgumentError('options.pubsub', `expected one of ${PUBSUB_MODES.join(', ')}, got ${String(pubsub)}`);
+    throw new InvalidArgumentError(
+      'options.pubsub',
+      `expected one of ${PUBSUB_MODES.join(', ')}, got ${String(pubsub)}`,
+    );
   }
   const evictionPolicy = options.evictionPolicy ?? 'warn';
   if (!EVICTION_MODES.includes(evictionPolicy)) {
-    throw new InvalidArgumentError('options.evictionPolicy', `expected one of ${EVICTION_MODES.join(', ')}, got ${String(evictionPolicy)}`);
+    throw new InvalidArgumentError(
+      'options.evictionPolicy',
+      `expected one of ${EVICTION_MODES.join(', ')}, got ${String(evictionPolicy)}`,
+    );
   }
   const clientId = options.clientId === undefined ? defaultClientId() : checkName(options.clientId, 'options.clientId');
   if (clientId.includes(':')) throw new InvalidArgumentError('options.clientId', 'must not contain ":"');

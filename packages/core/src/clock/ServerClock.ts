@@ -79,7 +79,6 @@ export class ServerClock {
     this.#offset = serverMs(reply) - sentAt;
     this.#learnedAt = sentAt;
   }
-
 }
 
 /** The milliseconds of a `TIME` reply, `[seconds, microseconds]`. */

@@ -12,7 +12,13 @@ import { decodeDone } from './replies.js';
 export const lockForceRelease = defineCommand<ForceReleaseInput, boolean>({
   script: coreScripts.forceRelease,
   keys: ({ name, request }) => [name, lockChannelName(name), holdMarkersKey(name), requestRecordKey(name, request)],
-  args: ({ holders }, { publish, deadline, recordTtl }) => [UNLOCK_MESSAGE, publish, deadline, recordTtl, ...holderArguments(holders)],
+  args: ({ holders }, { publish, deadline, recordTtl }) => [
+    UNLOCK_MESSAGE,
+    publish,
+    deadline,
+    recordTtl,
+    ...holderArguments(holders),
+  ],
   decode: decodeDone,
 });
 

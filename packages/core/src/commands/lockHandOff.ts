@@ -12,7 +12,23 @@ import { decodeHandOff, type HandOffReply } from './replies.js';
  */
 export const lockHandOff = defineCommand<HandOffInput, HandOffReply<null>>({
   script: coreScripts.handOff,
-  keys: ({ name, from, to }) => [name, requestRecordKey(name, from.hold), holdMarkersKey(name), requestRecordKey(name, to.hold), lockChannelName(name)],
-  args: ({ from, to, lease }, { recordTtl, deadline, publish }) => [from.field, from.hold, to.field, to.hold, lease, recordTtl, deadline, publish, UNLOCK_MESSAGE],
+  keys: ({ name, from, to }) => [
+    name,
+    requestRecordKey(name, from.hold),
+    holdMarkersKey(name),
+    requestRecordKey(name, to.hold),
+    lockChannelName(name),
+  ],
+  args: ({ from, to, lease }, { recordTtl, deadline, publish }) => [
+    from.field,
+    from.hold,
+    to.field,
+    to.hold,
+    lease,
+    recordTtl,
+    deadline,
+    publish,
+    UNLOCK_MESSAGE,
+  ],
   decode: decodeHandOff,
 });

@@ -17,7 +17,11 @@ export class PermissionDeniedError extends LockError {
    * @param missing - the kind of permission the user lacks
    * @param message - what was refused
    */
-  constructor(missing: 'command' | 'key' | 'channel', message: string, options: { lockName?: string | undefined; cause?: unknown } = {}) {
+  constructor(
+    missing: 'command' | 'key' | 'channel',
+    message: string,
+    options: { lockName?: string | undefined; cause?: unknown } = {},
+  ) {
     super(message, options);
     this.missing = missing;
   }
@@ -57,19 +61,33 @@ function describe(reply: string, refused: RefusedOperation): { missing: MissingP
   const command = REFUSED_COMMAND.exec(reply)?.[1];
   if (command !== undefined) return { missing: 'command', what: `run the command '${command.toLowerCase()}'` };
   if (/channel/i.test(reply)) {
-    return { missing: 'channel', what: refused.channel === undefined ? 'use the channel it publishes to' : `use the channel ${refused.channel}` };
+    return {
+      missing: 'channel',
+      what: refused.channel === undefined ? 'use the channel it publishes to' : `use the channel ${refused.channel}`,
+    };
   }
   if (/key/i.test(reply)) {
     const keys = refused.keys ?? [];
-    return { missing: 'key', what: keys.length === 0 ? 'access a key it uses' : `access one of the keys ${keys.join(', ')} (or a key derived from them)` };
+    return {
+      missing: 'key',
+      what:
+        keys.length === 0
+          ? 'access a key it uses'
+          : `access one of the keys ${keys.join(', ')} (or a key derived from them)`,
+    };
   }
   const commands = refused.commands ?? [];
-  return { missing: 'command', what: commands.length === 0 ? 'run a command it calls' : `run one of the commands it calls: ${commands.join(', ')}` };
+  return {
+    missing: 'command',
+    what: commands.length === 0 ? 'run a command it calls' : `run one of the commands it calls: ${commands.join(', ')}`,
+  };
 }
 
 /** The commands a script's source calls by a literal name, lower-cased and sorted, for messages. */
 export function commandsCalledBy(source: string): string[] {
-  const names = [...source.matchAll(/redis\.p?call\(\s*['"]([A-Za-z]+)['"]/g)].map((match) => (match[1] ?? '').toLowerCase());
+  const names = [...source.matchAll(/redis\.p?call\(\s*['"]([A-Za-z]+)['"]/g)].map((match) =>
+    (match[1] ?? '').toLowerCase(),
+  );
   // A script that calls a command passed in ARGV does so to publish (PUBLISH or SPUBLISH).
   if (/redis\.p?call\(\s*[A-Za-z_]/.test(source)) names.push('publish or spublish');
   return [...new Set(names)].sort();

@@ -19,7 +19,10 @@ export class ReplicaSyncError extends LockError {
 
   constructor(lockName: string, operation: SyncedOperation, acknowledged: number, required: number) {
     const outcome = operation === 'acquire' ? 'the lock was given back' : 'the lock is released on the master';
-    super(`${acknowledged} of ${required} required replicas acknowledged the ${operation} of lock "${lockName}"; ${outcome}`, { lockName });
+    super(
+      `${acknowledged} of ${required} required replicas acknowledged the ${operation} of lock "${lockName}"; ${outcome}`,
+      { lockName },
+    );
     this.operation = operation;
     this.acknowledged = acknowledged;
     this.required = required;

@@ -60,7 +60,13 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
    * @param lease - the lease the waiter asked for, in milliseconds
    * @param onPassed - takes a lock passed to this waiter, as a successful attempt would
    */
-  constructor(handoffs: LocalHandoffs, lock: ReceivingLock<Grant>, field: string, lease: number, onPassed: (passed: Passed<Grant>) => void) {
+  constructor(
+    handoffs: LocalHandoffs,
+    lock: ReceivingLock<Grant>,
+    field: string,
+    lease: number,
+    onPassed: (passed: Passed<Grant>) => void,
+  ) {
     this.#handoffs = handoffs;
     this.#lock = lock;
     this.#field = field;

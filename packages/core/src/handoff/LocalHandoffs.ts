@@ -71,7 +71,8 @@ export class LocalHandoffs {
   /** Takes `receiver` off lock `key`'s list; nothing when it is not on it. */
   delist(key: string, receiver: LocalWaiter): void {
     const asleep = this.#waiting.get(key);
-    if (asleep === receiver || (asleep instanceof Set && asleep.delete(receiver) && asleep.size === 0)) this.#waiting.delete(key);
+    if (asleep === receiver || (asleep instanceof Set && asleep.delete(receiver) && asleep.size === 0))
+      this.#waiting.delete(key);
   }
 
   /**
@@ -86,9 +87,13 @@ export class LocalHandoffs {
     const receiver = asleep instanceof Set ? asleep.values().next().value : asleep;
     if (!receiver) return undefined;
     const now = performance.now();
-    if (streak && (streak.passes >= this.#limits.maxPasses || now - streak.since >= this.#limits.maxMillis)) return 'runEnded';
+    if (streak && (streak.passes >= this.#limits.maxPasses || now - streak.since >= this.#limits.maxMillis))
+      return 'runEnded';
     this.delist(key, receiver);
-    return { receiver, streak: streak ? { passes: streak.passes + 1, since: streak.since } : { passes: 1, since: now } };
+    return {
+      receiver,
+      streak: streak ? { passes: streak.passes + 1, since: streak.since } : { passes: 1, since: now },
+    };
   }
 
   /**

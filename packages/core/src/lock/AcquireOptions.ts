@@ -39,9 +39,12 @@ const KNOWN = ['leaseTime', 'waitTime', 'signal', 'owner'] as const;
 export function checkAcquireOptions(value: unknown, defaultWaitTime: number): CheckedAcquireOptions {
   const options = checkOptions<AcquireOptions>(value, KNOWN);
   return {
-    leaseTime: options.leaseTime === undefined ? undefined : checkDuration(options.leaseTime, 'options.leaseTime', { min: 1 }),
+    leaseTime:
+      options.leaseTime === undefined ? undefined : checkDuration(options.leaseTime, 'options.leaseTime', { min: 1 }),
     waitTime:
-      options.waitTime === undefined ? defaultWaitTime : checkDuration(options.waitTime, 'options.waitTime', { allowInfinity: true }),
+      options.waitTime === undefined
+        ? defaultWaitTime
+        : checkDuration(options.waitTime, 'options.waitTime', { allowInfinity: true }),
     signal: checkSignal(options.signal),
     owner: options.owner === undefined ? undefined : checkOwnerInUse(checkOwner(options.owner), 'options.owner'),
   };

@@ -26,7 +26,8 @@ export function checkForceUnlockOptions(value: unknown): CheckedForceUnlockOptio
     throw new InvalidArgumentError('options.holders', 'expected an object of hash fields and their values');
   }
   for (const [field, count] of Object.entries(holders)) {
-    if (typeof count !== 'string') throw new InvalidArgumentError(`options.holders["${field}"]`, `expected a string, got ${typeof count}`);
+    if (typeof count !== 'string')
+      throw new InvalidArgumentError(`options.holders["${field}"]`, `expected a string, got ${typeof count}`);
   }
   return { holders };
 }

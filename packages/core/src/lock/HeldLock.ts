@@ -1,4 +1,9 @@
-import { LockLostError, LockNotHeldError, RedisUnavailableError, type InvalidArgumentError } from '../errors/LockError.js';
+import {
+  LockLostError,
+  LockNotHeldError,
+  RedisUnavailableError,
+  type InvalidArgumentError,
+} from '../errors/LockError.js';
 import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { checkDuration } from '../options/validate.js';
 import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
@@ -126,7 +131,8 @@ export class HeldLock implements AsyncDisposable {
    *   be another's already.
    */
   async release(): Promise<void> {
-    if (this.#released) throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
+    if (this.#released)
+      throw new LockNotHeldError(`Lock "${this.name}" was already released by this hold`, { lockName: this.name });
     this.#releasing = true;
     this.#stopKeepingAlive();
     // A failed call may have run, so the hold is taken as gone; it stays releasable: a retry names
@@ -137,16 +143,24 @@ export class HeldLock implements AsyncDisposable {
     } catch (error) {
       // Its owner stays joinable: the hold may still be released by a retry.
       if (error instanceof RedisUnavailableError) {
-        this.#controller.abort(new LockLostError(`The release of lock "${this.name}" may have run: its outcome is unknown`, { lockName: this.name, cause: error }));
+        this.#controller.abort(
+          new LockLostError(`The release of lock "${this.name}" may have run: its outcome is unknown`, {
+            lockName: this.name,
+            cause: error,
+          }),
+        );
       }
       throw error;
     }
     this.#released = true;
     this.#endOwnerUse();
     if (!held) {
-      throw new LockNotHeldError(`Lock "${this.name}" is not held by owner ${this.owner}: its lease ran out or it was force-unlocked`, {
-        lockName: this.name,
-      });
+      throw new LockNotHeldError(
+        `Lock "${this.name}" is not held by owner ${this.owner}: its lease ran out or it was force-unlocked`,
+        {
+          lockName: this.name,
+        },
+      );
     }
   }
 
@@ -187,7 +201,10 @@ export class HeldLock implements AsyncDisposable {
 
   async #extendNow(lease: number): Promise<void> {
     if (this.#releasing || this.signal.aborted) {
-      throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, { lockName: this.name, cause: this.signal.reason });
+      throw new LockNotHeldError(`Lock "${this.name}" is not held by this hold any more`, {
+        lockName: this.name,
+        cause: this.signal.reason,
+      });
     }
     const sentAt = performance.now();
     // Until its reply comes, and for good if none does, the extend may have set `lease` from
@@ -195,14 +212,22 @@ export class HeldLock implements AsyncDisposable {
     this.#mayEndAt(sentAt + lease, lease);
     const extended = await this.#hold.extend(lease);
     // Released while the call was in flight: the release won, whatever the reply says.
-    if (this.#releasing) throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, { lockName: this.name });
+    if (this.#releasing)
+      throw new LockNotHeldError(`Lock "${this.name}" was released while it was being extended`, {
+        lockName: this.name,
+      });
     // Told it was lost while the call was in flight (the watchdog could not renew in time): that
     // news stands, and the hold is over; release() still gives back what Redis keeps.
     if (this.signal.aborted) {
-      throw new LockNotHeldError(`Lock "${this.name}" was lost while it was being extended`, { lockName: this.name, cause: this.signal.reason });
+      throw new LockNotHeldError(`Lock "${this.name}" was lost while it was being extended`, {
+        lockName: this.name,
+        cause: this.signal.reason,
+      });
     }
     if (!extended) {
-      const error = new LockLostError(`Lock "${this.name}" was gone when its lease was to be extended`, { lockName: this.name });
+      const error = new LockLostError(`Lock "${this.name}" was gone when its lease was to be extended`, {
+        lockName: this.name,
+      });
       this.#lose(error);
       this.#hold.reportLost?.(error);
       throw new LockNotHeldError(error.message, { lockName: this.name, cause: error });
@@ -219,13 +244,23 @@ export class HeldLock implements AsyncDisposable {
   // Loses the hold at `end` (monotonic) unless it ends earlier anyway, or an extend's reply sets
   // its lease first: an extend to `lease` whose outcome is not known may have ended it then.
   #mayEndAt(end: number, lease: number): void {
-    if ((this.#leaseEnd !== undefined && this.#leaseEnd <= end) || (this.#possibleEnd !== undefined && this.#possibleEnd.at <= end)) return;
+    if (
+      (this.#leaseEnd !== undefined && this.#leaseEnd <= end) ||
+      (this.#possibleEnd !== undefined && this.#possibleEnd.at <= end)
+    )
+      return;
     clearTimeout(this.#possibleEnd?.timer);
-    const timer = setTimeout(() => {
-      const error = new LockLostError(`Lock "${this.name}" may have ended: an extend to ${lease} ms whose outcome is not known may have set that lease`, { lockName: this.name });
-      this.#lose(error);
-      this.#hold.reportLost?.(error);
-    }, Math.max(0, end - performance.now()));
+    const timer = setTimeout(
+      () => {
+        const error = new LockLostError(
+          `Lock "${this.name}" may have ended: an extend to ${lease} ms whose outcome is not known may have set that lease`,
+          { lockName: this.name },
+        );
+        this.#lose(error);
+        this.#hold.reportLost?.(error);
+      },
+      Math.max(0, end - performance.now()),
+    );
     timer.unref();
     this.#possibleEnd = { at: end, timer };
   }
@@ -237,11 +272,16 @@ export class HeldLock implements AsyncDisposable {
       this.#renewal = this.#hold.keepAlive(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
     }
     const left = from + leaseTime - performance.now();
-    this.#leaseTimer = setTimeout(() => {
-      const error = new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, { lockName: this.name });
-      this.#lose(error);
-      this.#hold.reportLost?.(error);
-    }, Math.max(0, left));
+    this.#leaseTimer = setTimeout(
+      () => {
+        const error = new LockLostError(`The ${leaseTime} ms lease of lock "${this.name}" ended`, {
+          lockName: this.name,
+        });
+        this.#lose(error);
+        this.#hold.reportLost?.(error);
+      },
+      Math.max(0, left),
+    );
     this.#leaseTimer.unref();
   }
 

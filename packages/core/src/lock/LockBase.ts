@@ -122,7 +122,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   async forceUnlock(options?: ForceUnlockOptions): Promise<boolean> {
     const runtime = this.#runtime;
     runtime.assertOpen();
-    const holders = checkForceUnlockOptions(options).holders ?? (await runtime.run(call(lockHolders, { name: this.name })));
+    const holders =
+      checkForceUnlockOptions(options).holders ?? (await runtime.run(call(lockHolders, { name: this.name })));
     if (Object.keys(holders).length === 0) return false;
     // Counted once per request, so sent again while Redis is away: the caller learns the outcome where it can.
     return runtime.runOnce(this.#kind.forceRelease({ request: runtime.newHoldId(), holders }));
@@ -183,10 +184,18 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   }
 
   // Takes the lock for `owner`, waiting as the options say: the held lock, or `null` when the wait ran out.
-  async #take(options: CheckedAcquireOptions, owner: string, report: AcquisitionReport | undefined): Promise<Held | null> {
+  async #take(
+    options: CheckedAcquireOptions,
+    owner: string,
+    report: AcquisitionReport | undefined,
+  ): Promise<Held | null> {
     const runtime = this.#runtime;
     const field = ownerField(runtime.clientId, owner);
-    const wait: WaitContext = { field, lease: options.leaseTime ?? runtime.watchdogTimeout, waitTime: options.waitTime };
+    const wait: WaitContext = {
+      field,
+      lease: options.leaseTime ?? runtime.watchdogTimeout,
+      waitTime: options.waitTime,
+    };
     const key = this.#receiving?.key;
     const handoffs = key === undefined || options.waitTime <= 0 ? undefined : runtime.localHandoffs;
     // Most acquisitions find the lock free: their first attempt goes out before anything a wait
@@ -203,7 +212,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     } finally {
       // A kind that queues its waiters takes one that leaves without the lock out of the queue.
       const { leave } = this.#kind;
-      if (!granted && options.waitTime > 0 && leave) await runtime.runOnce(leave(wait, runtime.newHoldId())).catch(() => undefined);
+      if (!granted && options.waitTime > 0 && leave)
+        await runtime.runOnce(leave(wait, runtime.newHoldId())).catch(() => undefined);
     }
     if (!granted) {
       report?.timedOut();
@@ -219,7 +229,13 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   // Waits for the lock (see waitToAcquire) after a first attempt found it held (`firstTtl`), or
   // without one while the client holds off: the hold taken or passed, or `undefined` when the wait ran out.
-  async #waitFor(wait: WaitContext, owner: string, options: CheckedAcquireOptions, report: AcquisitionReport | undefined, firstTtl: number | undefined): Promise<Passed<Grant> | undefined> {
+  async #waitFor(
+    wait: WaitContext,
+    owner: string,
+    options: CheckedAcquireOptions,
+    report: AcquisitionReport | undefined,
+    firstTtl: number | undefined,
+  ): Promise<Passed<Grant> | undefined> {
     const runtime = this.#runtime;
     const { field } = wait;
     let granted: Passed<Grant> | undefined;
@@ -242,7 +258,9 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         runtime.assertOpen();
         return attempt();
       };
-      return (await spinToAcquire({ backoff, waitTime, signal, firstTtl, attempt: attemptWhileOpen, undo, onBusy })) ? granted : undefined;
+      return (await spinToAcquire({ backoff, waitTime, signal, firstTtl, attempt: attemptWhileOpen, undo, onBusy }))
+        ? granted
+        : undefined;
     }
     const handoffs = runtime.localHandoffs;
     const receiver =
@@ -281,7 +299,10 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     const report = acquisitionReport(runtime.events, this.name, this.#kind.kindName, owner);
     let outcome: Passed<Grant> | number;
     try {
-      outcome = await this.#attemptOnce({ field, lease: checked.leaseTime ?? runtime.watchdogTimeout, waitTime: 0 }, owner);
+      outcome = await this.#attemptOnce(
+        { field, lease: checked.leaseTime ?? runtime.watchdogTimeout, waitTime: 0 },
+        owner,
+      );
     } catch (error) {
       report?.failed(error, checked.signal);
       throw error;
@@ -303,7 +324,13 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   // A hold an attempt took (or was passed) becomes a held lock, unless the client closed or
   // replicas did not confirm it: then it goes back.
-  async #keep(owner: string, field: string, options: CheckedAcquireOptions, taken: Passed<Grant>, undo: () => Promise<void>): Promise<Held> {
+  async #keep(
+    owner: string,
+    field: string,
+    options: CheckedAcquireOptions,
+    taken: Passed<Grant>,
+    undo: () => Promise<void>,
+  ): Promise<Held> {
     const runtime = this.#runtime;
     if (runtime.closed) await this.#giveBackAsClosed(undo);
     if (runtime.confirmReplicas) {
@@ -314,7 +341,12 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
     return this.#held(owner, field, options.leaseTime, taken);
   }
 
-  #held(owner: string, field: string, leaseTime: number | undefined, { hold, grant, acquiredAt, streak }: Passed<Grant>): Held {
+  #held(
+    owner: string,
+    field: string,
+    leaseTime: number | undefined,
+    { hold, grant, acquiredAt, streak }: Passed<Grant>,
+  ): Held {
     const runtime = this.#runtime;
     const kind = this.#kind;
     let releaseSent = false;
@@ -335,13 +367,20 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
         const { events } = runtime;
         if (!events.listening('released')) return releasing;
         return releasing.then((released) => {
-          if (released) events.emit('released', { name: this.name, kind: kind.kindName, owner, heldMs: performance.now() - acquiredAt });
+          if (released)
+            events.emit('released', {
+              name: this.name,
+              kind: kind.kindName,
+              owner,
+              heldMs: performance.now() - acquiredAt,
+            });
           return released;
         });
       },
       extend: (lease) => runtime.run(kind.extend(field, hold, lease, runtime.newHoldId())),
       reportLost: (error) => {
-        if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: this.name, field: this.#holdField(field), error });
+        if (runtime.events.listening('lockLost'))
+          runtime.events.emit('lockLost', { key: this.name, field: this.#holdField(field), error });
       },
     };
     return kind.held(description, grant);
@@ -350,7 +389,12 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   // One attempt, with a hold id of its own: the hold it took, or how long to sleep (the holder's TTL).
   async #attemptOnce(wait: WaitContext, owner: string): Promise<Passed<Grant> | number> {
     // Spelled out, not spread from `wait`: see fixedShapeKind.
-    const attempt: AttemptContext = { field: wait.field, lease: wait.lease, waitTime: wait.waitTime, hold: this.#runtime.newHoldId() };
+    const attempt: AttemptContext = {
+      field: wait.field,
+      lease: wait.lease,
+      waitTime: wait.waitTime,
+      hold: this.#runtime.newHoldId(),
+    };
     const acquiredAt = performance.now();
     let reply: AcquireReply<Grant>;
     try {
@@ -368,7 +412,9 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
       case 'heldByOther':
         return reply.ttl;
       case 'refused':
-        throw this.#kind.refused?.(owner) ?? new InvalidArgumentError('owner', `lock "${this.name}" refused owner ${owner}`);
+        throw (
+          this.#kind.refused?.(owner) ?? new InvalidArgumentError('owner', `lock "${this.name}" refused owner ${owner}`)
+        );
     }
   }
 
@@ -411,7 +457,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   async #releaseQuietly(field: string, hold: string): Promise<void> {
     const { events } = this.#runtime;
     await this.#runtime.giveBack(this.#kind.release(field, hold), (error) => {
-      if (events.listening('handledError')) events.emit('handledError', { operation: 'giveBack', name: this.name, error });
+      if (events.listening('handledError'))
+        events.emit('handledError', { operation: 'giveBack', name: this.name, error });
     });
   }
 

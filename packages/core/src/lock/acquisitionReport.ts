@@ -19,14 +19,25 @@ export interface AcquisitionReport {
  * The report of an acquisition of lock `name` of kind `kind` by `owner`, starting now;
  * `undefined` when nobody listens to any of its events, so that an unheard acquisition pays nothing.
  */
-export function acquisitionReport(events: LockEvents, name: string, kind: string, owner: string): AcquisitionReport | undefined {
-  if (!events.listening('acquired') && !events.listening('waitStarted') && !events.listening('waitEnded')) return undefined;
+export function acquisitionReport(
+  events: LockEvents,
+  name: string,
+  kind: string,
+  owner: string,
+): AcquisitionReport | undefined {
+  if (!events.listening('acquired') && !events.listening('waitStarted') && !events.listening('waitEnded'))
+    return undefined;
   const calledAt = performance.now();
   const subject = { name, kind, owner };
   let waiting = false;
   const waitEnded = (outcome: 'taken' | 'timedOut' | 'aborted' | 'failed', error?: unknown) => {
     if (!waiting || !events.listening('waitEnded')) return;
-    events.emit('waitEnded', { ...subject, waitedMs: performance.now() - calledAt, outcome, ...(error === undefined ? {} : { error }) });
+    events.emit('waitEnded', {
+      ...subject,
+      waitedMs: performance.now() - calledAt,
+      outcome,
+      ...(error === undefined ? {} : { error }),
+    });
   };
   const report: AcquisitionReport = {
     busy: () => {
@@ -36,7 +47,8 @@ export function acquisitionReport(events: LockEvents, name: string, kind: string
     },
     taken: (passedLocally) => {
       waitEnded('taken');
-      if (events.listening('acquired')) events.emit('acquired', { ...subject, waitedMs: performance.now() - calledAt, passedLocally });
+      if (events.listening('acquired'))
+        events.emit('acquired', { ...subject, waitedMs: performance.now() - calledAt, passedLocally });
     },
     timedOut: () => waitEnded('timedOut'),
     failed: (error, signal) => {

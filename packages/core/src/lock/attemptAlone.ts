@@ -32,6 +32,9 @@ export interface UnkeptHold<Held extends HeldLock> {
  * @throws `InvalidArgumentError` for bad options or an owner the kind refuses,
  *   `RedisUnavailableError` (a hold the request may have taken is given back), `ClientClosedError`
  */
-export function attemptAlone<Held extends HeldLock>(lock: LockBase<Held, unknown>, options?: Omit<AcquireOptions, 'waitTime'>): Promise<UnkeptHold<Held> | null> {
+export function attemptAlone<Held extends HeldLock>(
+  lock: LockBase<Held, unknown>,
+  options?: Omit<AcquireOptions, 'waitTime'>,
+): Promise<UnkeptHold<Held> | null> {
   return lock[ATTEMPT_ALONE](options);
 }

@@ -3,7 +3,9 @@ import type { LockKind } from './LockKind.js';
 
 // The members a declaration may leave out. Found from LockKind itself, so that a member added there
 // makes fixedShapeKind fail to compile until it copies the member too.
-type OptionalMember = { [Member in keyof LockKind]-?: object extends Pick<LockKind, Member> ? Member : never }[keyof LockKind];
+type OptionalMember = {
+  [Member in keyof LockKind]-?: object extends Pick<LockKind, Member> ? Member : never;
+}[keyof LockKind];
 
 /** A {@link LockKind} with every member present (an absent optional one `undefined`), in one order. */
 export type FixedShapeKind<Grant, Held extends HeldLock> = Readonly<Omit<LockKind<Grant, Held>, OptionalMember>> & {

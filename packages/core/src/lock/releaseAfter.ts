@@ -35,7 +35,10 @@ export async function releaseAfter<T>(
   } catch (error) {
     if (error instanceof LockNotHeldError) {
       const told: unknown = held.signal.aborted ? held.signal.reason : undefined;
-      const message = told instanceof Error ? told.message : `The lock was lost before the withLock callback returned: ${error.message}`;
+      const message =
+        told instanceof Error
+          ? told.message
+          : `The lock was lost before the withLock callback returned: ${error.message}`;
       throw new LockLostError(message, { lockName: error.lockName, cause: error });
     }
     if (held.signal.aborted) throw held.signal.reason;

@@ -27,7 +27,11 @@ export interface ExponentialBackoffOptions {
 }
 
 /** Redisson's `LockOptions.ExponentialBackOff` defaults. */
-export const DEFAULT_BACKOFF = { initialDelay: 1, maxDelay: 128, multiplier: 2 } as const satisfies Required<ExponentialBackoffOptions>;
+export const DEFAULT_BACKOFF = {
+  initialDelay: 1,
+  maxDelay: 128,
+  multiplier: 2,
+} as const satisfies Required<ExponentialBackoffOptions>;
 
 /**
  * The share of each delay that jitter may take off: the n-th delay lies between
@@ -47,13 +51,26 @@ export const BACKOFF_JITTER = 0.25;
  * @throws {@link @deadbolt/core!index.InvalidArgumentError} naming the setting: delays must be whole milliseconds from 1
  *   with `maxDelay` ≥ `initialDelay`, and `multiplier` a finite number ≥ 1
  */
-export function exponentialBackoff(options?: ExponentialBackoffOptions, argument = 'backoff', random: () => number = Math.random): Backoff {
+export function exponentialBackoff(
+  options?: ExponentialBackoffOptions,
+  argument = 'backoff',
+  random: () => number = Math.random,
+): Backoff {
   const given = checkOptions<ExponentialBackoffOptions>(options, ['initialDelay', 'maxDelay', 'multiplier'], argument);
-  const initialDelay = checkDuration(given.initialDelay ?? DEFAULT_BACKOFF.initialDelay, `${argument}.initialDelay`, { min: 1 });
-  const maxDelay = checkDuration(given.maxDelay ?? Math.max(DEFAULT_BACKOFF.maxDelay, initialDelay), `${argument}.maxDelay`, { min: initialDelay });
+  const initialDelay = checkDuration(given.initialDelay ?? DEFAULT_BACKOFF.initialDelay, `${argument}.initialDelay`, {
+    min: 1,
+  });
+  const maxDelay = checkDuration(
+    given.maxDelay ?? Math.max(DEFAULT_BACKOFF.maxDelay, initialDelay),
+    `${argument}.maxDelay`,
+    { min: initialDelay },
+  );
   const multiplier = given.multiplier ?? DEFAULT_BACKOFF.multiplier;
   if (typeof multiplier !== 'number' || !Number.isFinite(multiplier) || multiplier < 1) {
-    throw new InvalidArgumentError(`${argument}.multiplier`, `expected a finite number of at least 1, got ${describeValue(multiplier)}`);
+    throw new InvalidArgumentError(
+      `${argument}.multiplier`,
+      `expected a finite number of at least 1, got ${describeValue(multiplier)}`,
+    );
   }
   return {
     delay: (failed) => {
@@ -68,7 +85,10 @@ export function exponentialBackoff(options?: ExponentialBackoffOptions, argument
  * wait loop takes but its channel, hand-off and hold-off (an attempt replies `null` when taken,
  * else the holder's TTL; `undo` gives back a hold an abort raced).
  */
-export interface SpinLoop extends Pick<AcquireLoop, 'firstTtl' | 'waitTime' | 'signal' | 'attempt' | 'undo' | 'onBusy'> {
+export interface SpinLoop extends Pick<
+  AcquireLoop,
+  'firstTtl' | 'waitTime' | 'signal' | 'attempt' | 'undo' | 'onBusy'
+> {
   /** How long to sleep after each failed attempt. */
   readonly backoff: Backoff;
 }

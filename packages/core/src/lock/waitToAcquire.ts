@@ -56,7 +56,8 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
   let acquired = false;
   receiver?.enlist();
   try {
-    let { ttl, heldOff } = loop.firstTtl === undefined ? await attemptOrHoldOff(loop, deadline) : { ttl: loop.firstTtl, heldOff: false };
+    let { ttl, heldOff } =
+      loop.firstTtl === undefined ? await attemptOrHoldOff(loop, deadline) : { ttl: loop.firstTtl, heldOff: false };
     for (;;) {
       // Passed the lock while the attempt was in flight: that counts too (and a second hold, when
       // the attempt also took it, is given back by the receiver).
@@ -97,7 +98,10 @@ export async function waitToAcquire(loop: AcquireLoop): Promise<boolean> {
 
 // One attempt; or, while the client holds off from the lock and the wait lasts longer than that,
 // none: how long to hold off, as if the lock were held that long.
-async function attemptOrHoldOff(loop: AcquireLoop, deadline: number): Promise<{ ttl: number | null; heldOff: boolean }> {
+async function attemptOrHoldOff(
+  loop: AcquireLoop,
+  deadline: number,
+): Promise<{ ttl: number | null; heldOff: boolean }> {
   const holdOff = loop.holdOff?.() ?? 0;
   if (holdOff > 0 && performance.now() + holdOff < deadline) return { ttl: holdOff, heldOff: true };
   return { ttl: await loop.attempt(), heldOff: false };

@@ -7,7 +7,8 @@ import { InvalidArgumentError } from '../errors/LockError.js';
 
 /** A lock name: a non-empty string. */
 export function checkName(value: unknown, argument = 'name'): string {
-  if (typeof value !== 'string') throw new InvalidArgumentError(argument, `expected a string, got ${describeValue(value)}`);
+  if (typeof value !== 'string')
+    throw new InvalidArgumentError(argument, `expected a string, got ${describeValue(value)}`);
   if (value.length === 0) throw new InvalidArgumentError(argument, 'must not be empty');
   return value;
 }
@@ -20,11 +21,19 @@ export function checkName(value: unknown, argument = 'name'): string {
 export function checkLockName(value: unknown, argument = 'name'): string {
   const name = checkName(value, argument);
   // A lone surrogate has no UTF-8 form: drivers send U+FFFD instead, so distinct names would meet.
-  if (LONE_SURROGATE.test(name)) throw new InvalidArgumentError(argument, `is not well-formed unicode (it has a lone surrogate): ${JSON.stringify(name)}`);
+  if (LONE_SURROGATE.test(name))
+    throw new InvalidArgumentError(
+      argument,
+      `is not well-formed unicode (it has a lone surrogate): ${JSON.stringify(name)}`,
+    );
   const open = name.indexOf('{');
   if (open !== -1) {
     const close = name.indexOf('}', open + 1);
-    if (close <= open + 1) throw new InvalidArgumentError(argument, `has a "{" without a non-empty {hash tag} after it: ${JSON.stringify(name)}`);
+    if (close <= open + 1)
+      throw new InvalidArgumentError(
+        argument,
+        `has a "{" without a non-empty {hash tag} after it: ${JSON.stringify(name)}`,
+      );
   }
   return name;
 }
@@ -61,9 +70,13 @@ export function checkDuration(
   if (!Number.isFinite(value)) throw new InvalidArgumentError(argument, `must be finite, got ${value}`);
   if (value < min) throw new InvalidArgumentError(argument, `must be at least ${min} ms, got ${value}`);
   if (value > MAX_DURATION) {
-    throw new InvalidArgumentError(argument, `must be at most ${MAX_DURATION} ms (about 24.8 days), got ${value}${allowInfinity ? '; use Infinity for no limit' : ''}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be at most ${MAX_DURATION} ms (about 24.8 days), got ${value}${allowInfinity ? '; use Infinity for no limit' : ''}`,
+    );
   }
-  if (!Number.isInteger(value)) throw new InvalidArgumentError(argument, `must be a whole number of milliseconds, got ${value}`);
+  if (!Number.isInteger(value))
+    throw new InvalidArgumentError(argument, `must be a whole number of milliseconds, got ${value}`);
   return value;
 }
 
@@ -73,7 +86,10 @@ export function checkDuration(
  */
 export function checkCount(value: unknown, argument: string, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new InvalidArgumentError(argument, `expected a safe whole number (at most 2^53 − 1) of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`);
+    throw new InvalidArgumentError(
+      argument,
+      `expected a safe whole number (at most 2^53 − 1) of at least ${min}, got ${typeof value === 'number' ? value : typeof value}`,
+    );
   }
   return value;
 }
@@ -81,7 +97,8 @@ export function checkCount(value: unknown, argument: string, min: number): numbe
 /** An optional AbortSignal. */
 export function checkSignal(value: unknown, argument = 'options.signal'): AbortSignal | undefined {
   if (value === undefined) return undefined;
-  if (!(value instanceof AbortSignal)) throw new InvalidArgumentError(argument, `expected an AbortSignal, got ${describeValue(value)}`);
+  if (!(value instanceof AbortSignal))
+    throw new InvalidArgumentError(argument, `expected an AbortSignal, got ${describeValue(value)}`);
   return value;
 }
 
@@ -90,7 +107,11 @@ export function checkSignal(value: unknown, argument = 'options.signal'): AbortS
  * misspelt option (say `leasetime`) would otherwise be silently ignored, and so are `null`
  * values, which no option takes and which defaults would otherwise silently replace.
  */
-export function checkOptions<T extends object>(value: unknown, allowed: readonly string[], argument = 'options'): Partial<T> {
+export function checkOptions<T extends object>(
+  value: unknown,
+  allowed: readonly string[],
+  argument = 'options',
+): Partial<T> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidArgumentError(argument, `expected an object, got ${describeValue(value)}`);
@@ -99,7 +120,8 @@ export function checkOptions<T extends object>(value: unknown, allowed: readonly
     if (!allowed.includes(key)) {
       throw new InvalidArgumentError(`${argument}.${key}`, `unknown option (known: ${allowed.join(', ')})`);
     }
-    if ((value as Record<string, unknown>)[key] === null) throw new InvalidArgumentError(`${argument}.${key}`, 'must not be null; leave it out for the default');
+    if ((value as Record<string, unknown>)[key] === null)
+      throw new InvalidArgumentError(`${argument}.${key}`, 'must not be null; leave it out for the default');
   }
   return value as Partial<T>;
 }
@@ -115,17 +137,19 @@ export function checkMethods(value: unknown, argument: string, methods: readonly
   }
 }
 
-
 /** A function argument. */
 export function checkFunction(value: unknown, argument: string): void {
-  if (typeof value !== 'function') throw new InvalidArgumentError(argument, `expected a function, got ${describeValue(value)}`);
+  if (typeof value !== 'function')
+    throw new InvalidArgumentError(argument, `expected a function, got ${describeValue(value)}`);
 }
 
 /** How an error message shows a wrong value. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return `${typeof value} ${String(value)}`;
   return typeof value;
 }

@@ -92,7 +92,8 @@ export class ChannelEntry {
         },
       };
       const onAbort = () => sleeper.fail(signal?.reason);
-      const timer = timeout === Infinity ? undefined : setTimeout(sleeper.timeOut, Math.min(Math.max(timeout, 0), MAX_TIMER));
+      const timer =
+        timeout === Infinity ? undefined : setTimeout(sleeper.timeOut, Math.min(Math.max(timeout, 0), MAX_TIMER));
       signal?.addEventListener('abort', onAbort, { once: true });
       if (interruptible) interruptible.interrupt = sleeper.wake;
       this.#sleepers.push(sleeper);

@@ -116,7 +116,9 @@ export class ChannelHub {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         gaveUp = true;
-        reject(new RedisUnavailableError(`Redis did not confirm the subscription to ${channel} within ${this.#timeout} ms`));
+        reject(
+          new RedisUnavailableError(`Redis did not confirm the subscription to ${channel} within ${this.#timeout} ms`),
+        );
       }, this.#timeout);
     });
     const subscribed = (async () => {

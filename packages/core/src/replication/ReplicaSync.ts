@@ -32,7 +32,8 @@ export class ReplicaSync {
   async confirm(name: string, operation: SyncedOperation): Promise<void> {
     const { replicas, timeout, retries } = this.options;
     const command = await this.#syncCommand(name);
-    const args: CommandArguments = command === 'WAITAOF' ? ['WAITAOF', 0, replicas, timeout] : ['WAIT', replicas, timeout];
+    const args: CommandArguments =
+      command === 'WAITAOF' ? ['WAITAOF', 0, replicas, timeout] : ['WAIT', replicas, timeout];
     let acknowledged = 0;
     for (let wait = 0; wait <= retries; wait++) {
       const reply = await this.#send(name, args, timeout).catch((error: unknown) => {
@@ -64,7 +65,11 @@ export class ReplicaSync {
     const limit = this.#commandTimeout + blocks;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new RedisUnavailableError(`Redis did not answer ${args[0]} for lock "${name}" within ${limit} ms`, { lockName: name }));
+        reject(
+          new RedisUnavailableError(`Redis did not answer ${args[0]} for lock "${name}" within ${limit} ms`, {
+            lockName: name,
+          }),
+        );
       }, limit);
       this.#executor.command(name, args).then(
         (reply) => {
@@ -74,7 +79,12 @@ export class ReplicaSync {
         (error: unknown) => {
           clearTimeout(timer);
           const message = error instanceof Error ? error.message : String(error);
-          reject(new RedisUnavailableError(`${args[0]} for lock "${name}" failed: ${message}`, { lockName: name, cause: error }));
+          reject(
+            new RedisUnavailableError(`${args[0]} for lock "${name}" failed: ${message}`, {
+              lockName: name,
+              cause: error,
+            }),
+          );
         },
       );
     });

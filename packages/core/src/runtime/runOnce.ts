@@ -51,7 +51,10 @@ export async function runOnce<Reply>(send: () => Promise<Reply>, limits: RunOnce
  * a lock held for nobody) would otherwise stay taken. Any other error ends it at once. Its pauses
  * never keep the process alive.
  */
-export async function runUntilLanded<Reply>(send: () => Promise<Reply>, limits: { readonly longestPause: number; open(): boolean }): Promise<Reply> {
+export async function runUntilLanded<Reply>(
+  send: () => Promise<Reply>,
+  limits: { readonly longestPause: number; open(): boolean },
+): Promise<Reply> {
   for (let pause = RETRY_STEP_MS; ; pause = Math.min(pause * 2, limits.longestPause)) {
     try {
       return await send();

@@ -53,7 +53,11 @@ export class ScriptRunner {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        reject(new RedisUnavailableError(`Redis did not answer ${script.name} within ${this.#commandTimeout} ms`, { lockName: keys[0] }));
+        reject(
+          new RedisUnavailableError(`Redis did not answer ${script.name} within ${this.#commandTimeout} ms`, {
+            lockName: keys[0],
+          }),
+        );
       }, this.#commandTimeout);
       const answered = (reply: unknown) => {
         clearTimeout(timer);
@@ -75,7 +79,8 @@ export class ScriptRunner {
         this.#loaded.set(script.sha, keys[0], false);
         inFull();
       };
-      if (this.#loaded.has(script.sha, keys[0])) send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
+      if (this.#loaded.has(script.sha, keys[0]))
+        send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
       else inFull();
     });
   }
@@ -90,7 +95,13 @@ function send(call: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-function refusedAsLate(script: Script, keys: readonly string[], at: number, deadline: number, cause: unknown): RedisUnavailableError {
+function refusedAsLate(
+  script: Script,
+  keys: readonly string[],
+  at: number,
+  deadline: number,
+  cause: unknown,
+): RedisUnavailableError {
   const message = `${script.name} reached Redis ${at - deadline} ms after its deadline and was refused; a copy of it may have run before, so its outcome is unknown`;
   return new RedisUnavailableError(message, { lockName: keys[0], cause });
 }
@@ -99,10 +110,16 @@ function classify(error: unknown, script: Script, keys: readonly string[]): Lock
   if (error instanceof LockError) return error;
   const lockName = keys[0];
   // An ACL refusal says which permission is missing, so that it is not mistaken for a bug.
-  const denied = permissionDenied(error, { operation: `script ${script.name}`, keys, commands: commandsCalledBy(script.source), lockName });
+  const denied = permissionDenied(error, {
+    operation: `script ${script.name}`,
+    keys,
+    commands: commandsCalledBy(script.source),
+    lockName,
+  });
   if (denied !== undefined) return denied;
   const message = messageOf(error);
-  if (REJECTION.test(message)) return new LockError(`Redis rejected ${script.name}: ${message}`, { lockName, cause: error });
+  if (REJECTION.test(message))
+    return new LockError(`Redis rejected ${script.name}: ${message}`, { lockName, cause: error });
   return new RedisUnavailableError(`Redis unavailable during ${script.name}: ${message}`, { lockName, cause: error });
 }
 

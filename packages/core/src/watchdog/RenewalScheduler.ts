@@ -73,7 +73,12 @@ export class RenewalScheduler {
    */
   constructor(
     run: (batch: Call<boolean[]>) => Promise<boolean[]>,
-    options: { lease: number; isCluster: boolean; onLost: (target: RenewalTarget, error: LockLostError) => void; onBatch?: BatchListener },
+    options: {
+      lease: number;
+      isCluster: boolean;
+      onLost: (target: RenewalTarget, error: LockLostError) => void;
+      onBatch?: BatchListener;
+    },
   ) {
     this.#run = run;
     this.#lease = options.lease;
@@ -137,7 +142,9 @@ export class RenewalScheduler {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
-      const error = new LockLostError(`Lock "${entry.name}" is no longer renewed: its client was closed`, { lockName: entry.name });
+      const error = new LockLostError(`Lock "${entry.name}" is no longer renewed: its client was closed`, {
+        lockName: entry.name,
+      });
       entry.onLost(error);
     }
   }
@@ -216,10 +223,13 @@ export class RenewalScheduler {
       const live = batch.filter((entry) => this.#entries.get(entry.hold) === entry);
       if (live.length === 0) return;
       const earliestEnd = Math.min(...live.map((entry) => entry.coveredUntil));
-      deadline = setTimeout(() => {
-        unreachable(undefined);
-        armDeadline();
-      }, Math.max(1, earliestEnd - margin - performance.now()));
+      deadline = setTimeout(
+        () => {
+          unreachable(undefined);
+          armDeadline();
+        },
+        Math.max(1, earliestEnd - margin - performance.now()),
+      );
       deadline.unref();
     };
     armDeadline();
@@ -253,7 +263,10 @@ export class RenewalScheduler {
       this.#onLost(entry, error);
     } catch (listenerError) {
       // A throwing `lockLost` listener must not stop the watchdog for every other lock.
-      process.emitWarning(listenerError instanceof Error ? listenerError : String(listenerError), 'DeadboltLockLostListenerError');
+      process.emitWarning(
+        listenerError instanceof Error ? listenerError : String(listenerError),
+        'DeadboltLockLostListenerError',
+      );
     }
     if (this.#entries.size === 0) this.#clearTimer();
   }

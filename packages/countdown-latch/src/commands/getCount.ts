@@ -15,6 +15,7 @@ function decodeCount(reply: unknown): number {
   if (reply === null) return 0;
   const text = String(reply);
   // Anything else at the name is not a latch: waiting on it would wait on garbage.
-  if (!/^-?\d+$/.test(text)) throw new LockError(`A count-down latch holds a whole number, found ${JSON.stringify(text.slice(0, 40))}`);
+  if (!/^-?\d+$/.test(text))
+    throw new LockError(`A count-down latch holds a whole number, found ${JSON.stringify(text.slice(0, 40))}`);
   return Number(text);
 }

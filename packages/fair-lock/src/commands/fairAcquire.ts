@@ -1,4 +1,11 @@
-import { decodeNilOrTtl, defineCommand, holdMarkersKey, requestRecordKey, UNLOCK_MESSAGE, type AcquireReply } from '@deadbolt/core/kit';
+import {
+  decodeNilOrTtl,
+  defineCommand,
+  holdMarkersKey,
+  requestRecordKey,
+  UNLOCK_MESSAGE,
+  type AcquireReply,
+} from '@deadbolt/core/kit';
 import { fairScripts } from '../fairScripts.js';
 import { queueKeys, type FairLockInput } from './fairInputs.js';
 
@@ -25,6 +32,16 @@ export interface FairAcquireInput extends FairLockInput {
 export const fairAcquire = defineCommand<FairAcquireInput, AcquireReply<null>>({
   script: fairScripts.acquire,
   keys: ({ keys, hold }) => [...queueKeys(keys), holdMarkersKey(keys.lock), requestRecordKey(keys.lock, hold)],
-  args: ({ lease, field, allowance, waiterTimeout, hold }, { now, publish, deadline }) => [lease, field, allowance, now, waiterTimeout, publish, UNLOCK_MESSAGE, hold, deadline],
+  args: ({ lease, field, allowance, waiterTimeout, hold }, { now, publish, deadline }) => [
+    lease,
+    field,
+    allowance,
+    now,
+    waiterTimeout,
+    publish,
+    UNLOCK_MESSAGE,
+    hold,
+    deadline,
+  ],
   decode: decodeNilOrTtl,
 });

@@ -1,4 +1,12 @@
-import { decodeDone, defineCommand, holderArguments, holdMarkersKey, requestRecordKey, UNLOCK_MESSAGE, type ForceReleaseInput } from '@deadbolt/core/kit';
+import {
+  decodeDone,
+  defineCommand,
+  holderArguments,
+  holdMarkersKey,
+  requestRecordKey,
+  UNLOCK_MESSAGE,
+  type ForceReleaseInput,
+} from '@deadbolt/core/kit';
 import { fairScripts } from '../fairScripts.js';
 import { queueKeys, type FairLockInput } from './fairInputs.js';
 
@@ -12,6 +20,14 @@ export type FairForceReleaseInput = FairLockInput & Omit<ForceReleaseInput, 'nam
 export const fairForceRelease = defineCommand<FairForceReleaseInput, boolean>({
   script: fairScripts.forceRelease,
   keys: ({ keys, request }) => [...queueKeys(keys), holdMarkersKey(keys.lock), requestRecordKey(keys.lock, request)],
-  args: ({ waiterTimeout, holders }, { publish, now, deadline, recordTtl }) => [UNLOCK_MESSAGE, publish, now, waiterTimeout, deadline, recordTtl, ...holderArguments(holders)],
+  args: ({ waiterTimeout, holders }, { publish, now, deadline, recordTtl }) => [
+    UNLOCK_MESSAGE,
+    publish,
+    now,
+    waiterTimeout,
+    deadline,
+    recordTtl,
+    ...holderArguments(holders),
+  ],
   decode: decodeDone,
 });

@@ -19,6 +19,15 @@ export interface FairLeaveInput extends FairLockInput {
 export const fairLeave = defineCommand<FairLeaveInput, boolean>({
   script: fairScripts.leave,
   keys: ({ keys, request }) => [...queueKeys(keys), requestRecordKey(keys.lock, request)],
-  args: ({ field, allowance, waiterTimeout }, { now, publish, deadline, recordTtl }) => [field, allowance, now, waiterTimeout, publish, UNLOCK_MESSAGE, deadline, recordTtl],
+  args: ({ field, allowance, waiterTimeout }, { now, publish, deadline, recordTtl }) => [
+    field,
+    allowance,
+    now,
+    waiterTimeout,
+    publish,
+    UNLOCK_MESSAGE,
+    deadline,
+    recordTtl,
+  ],
   decode: decodeDone,
 });

@@ -1,4 +1,11 @@
-import { decodeRelease, defineCommand, holdMarkersKey, UNLOCK_MESSAGE, requestRecordKey, type ReleaseReply } from '@deadbolt/core/kit';
+import {
+  decodeRelease,
+  defineCommand,
+  holdMarkersKey,
+  UNLOCK_MESSAGE,
+  requestRecordKey,
+  type ReleaseReply,
+} from '@deadbolt/core/kit';
 import { fairScripts } from '../fairScripts.js';
 import { queueKeys, type FairLockInput } from './fairInputs.js';
 
@@ -14,6 +21,14 @@ export interface FairReleaseInput extends FairLockInput {
 export const fairRelease = defineCommand<FairReleaseInput, ReleaseReply>({
   script: fairScripts.release,
   keys: ({ keys, hold }) => [...queueKeys(keys), holdMarkersKey(keys.lock), requestRecordKey(keys.lock, hold)],
-  args: ({ hold, field, waiterTimeout }, { publish, recordTtl, now }) => [UNLOCK_MESSAGE, hold, field, publish, recordTtl, now, waiterTimeout],
+  args: ({ hold, field, waiterTimeout }, { publish, recordTtl, now }) => [
+    UNLOCK_MESSAGE,
+    hold,
+    field,
+    publish,
+    recordTtl,
+    now,
+    waiterTimeout,
+  ],
   decode: decodeRelease,
 });

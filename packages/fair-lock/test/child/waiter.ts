@@ -25,7 +25,9 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (command !== 'wait' || label === undefined) continue;
   waits.push(
     lock
-      .withLock(() => executor.eval("return redis.call('rpush', KEYS[1], ARGV[1])", [job.orderKey], [label]), { owner: label })
+      .withLock(() => executor.eval("return redis.call('rpush', KEYS[1], ARGV[1])", [job.orderKey], [label]), {
+        owner: label,
+      })
       .then(() => void process.stdout.write(`granted ${label}\n`)),
   );
 }

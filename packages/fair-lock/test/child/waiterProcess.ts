@@ -36,7 +36,9 @@ export class WaiterProcess {
         if (line === 'ready') resolve();
         else if (line.startsWith('granted ')) waiter.granted.push(line.slice('granted '.length));
       });
-      void waiter.#exited.then((code) => reject(new Error(`waiter process exited with ${code} before it was ready: ${waiter.#stderr}`)));
+      void waiter.#exited.then((code) =>
+        reject(new Error(`waiter process exited with ${code} before it was ready: ${waiter.#stderr}`)),
+      );
     });
     return waiter;
   }

@@ -1,4 +1,11 @@
-import { defineCommand, heldByOther, holdMarkersKey, requestRecordKey, type AcquireReply, type LeasedHoldInput } from '@deadbolt/core/kit';
+import {
+  defineCommand,
+  heldByOther,
+  holdMarkersKey,
+  requestRecordKey,
+  type AcquireReply,
+  type LeasedHoldInput,
+} from '@deadbolt/core/kit';
 import { fencedScripts } from '../fencedScripts.js';
 import { fencingTokenKey } from '../fencingTokenKey.js';
 

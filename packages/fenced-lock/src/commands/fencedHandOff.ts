@@ -1,4 +1,13 @@
-import { defineCommand, handOffNotPassed, holdMarkersKey, lockChannelName, requestRecordKey, UNLOCK_MESSAGE, type HandOffInput, type HandOffReply } from '@deadbolt/core/kit';
+import {
+  defineCommand,
+  handOffNotPassed,
+  holdMarkersKey,
+  lockChannelName,
+  requestRecordKey,
+  UNLOCK_MESSAGE,
+  type HandOffInput,
+  type HandOffReply,
+} from '@deadbolt/core/kit';
 import { fencedScripts } from '../fencedScripts.js';
 import { fencingTokenKey } from '../fencingTokenKey.js';
 
@@ -8,8 +17,26 @@ import { fencingTokenKey } from '../fencingTokenKey.js';
  */
 export const fencedHandOff = defineCommand<HandOffInput, HandOffReply<bigint>>({
   script: fencedScripts.handOff,
-  keys: ({ name, from, to }) => [name, requestRecordKey(name, from.hold), holdMarkersKey(name), fencingTokenKey(name), requestRecordKey(name, to.hold), lockChannelName(name)],
-  args: ({ from, to, lease }, { recordTtl, deadline, publish }) => [from.field, from.hold, to.field, to.hold, lease, recordTtl, deadline, publish, UNLOCK_MESSAGE],
+  keys: ({ name, from, to }) => [
+    name,
+    requestRecordKey(name, from.hold),
+    holdMarkersKey(name),
+    fencingTokenKey(name),
+    requestRecordKey(name, to.hold),
+    lockChannelName(name),
+  ],
+  args: ({ from, to, lease }, { recordTtl, deadline, publish }) => [
+    from.field,
+    from.hold,
+    to.field,
+    to.hold,
+    lease,
+    recordTtl,
+    deadline,
+    publish,
+    UNLOCK_MESSAGE,
+  ],
   // { token } when passed, as a decimal string (exact beyond 2^53); else nil, 0 or 2 (freed instead).
-  decode: (reply) => (Array.isArray(reply) ? { status: 'passed', grant: BigInt(String(reply[0])) } : handOffNotPassed(reply)),
+  decode: (reply) =>
+    Array.isArray(reply) ? { status: 'passed', grant: BigInt(String(reply[0])) } : handOffNotPassed(reply),
 });

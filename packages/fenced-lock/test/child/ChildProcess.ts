@@ -25,10 +25,14 @@ export class ChildProcess {
 
   /** Starts `script` (a file next to this one) with `job`. */
   static start(script: string, job: object): ChildProcess {
-    const child = spawn(process.execPath, ['--import', require.resolve('tsx'), fileURLToPath(new URL(script, import.meta.url))], {
-      env: { ...process.env, DEADBOLT_FENCED_JOB: JSON.stringify(job) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', require.resolve('tsx'), fileURLToPath(new URL(script, import.meta.url))],
+      {
+        env: { ...process.env, DEADBOLT_FENCED_JOB: JSON.stringify(job) },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     const started = new ChildProcess(child);
     running.add(started);
     return started;

@@ -16,7 +16,9 @@ interface PausedWriterJob extends ChildJob {
 const { job, executor, client, close } = await startChildSession<PausedWriterJob>('DEADBOLT_FENCED_JOB');
 const storage = new FencedStorage(executor);
 const held = await new FencedLock(client, job.lockName).acquire({ leaseTime: job.leaseTime });
-process.stdout.write(`acquired ${held.token} ${await storage.write(job.resource, 'child before the pause', held.token)}\n`);
+process.stdout.write(
+  `acquired ${held.token} ${await storage.write(job.resource, 'child before the pause', held.token)}\n`,
+);
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line !== 'write') continue;

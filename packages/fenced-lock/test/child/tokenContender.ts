@@ -16,7 +16,11 @@ for (let i = 0; i < job.iterations; i++) {
   await lock.withLock(async (_signal, outer) => {
     // Inside withLock, a nested acquisition re-enters as the same owner.
     await using inner = await lock.acquire();
-    await executor.eval("return redis.call('rpush', KEYS[1], ARGV[1], ARGV[2])", [job.listKey], [String(outer.token), String(inner.token)]);
+    await executor.eval(
+      "return redis.call('rpush', KEYS[1], ARGV[1], ARGV[2])",
+      [job.listKey],
+      [String(outer.token), String(inner.token)],
+    );
   });
 }
 await close();

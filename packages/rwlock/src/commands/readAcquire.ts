@@ -1,4 +1,11 @@
-import { decodeNilOrTtl, defineCommand, holdMarkersKey, requestRecordKey, type AcquireReply, type LeasedHoldInput } from '@deadbolt/core/kit';
+import {
+  decodeNilOrTtl,
+  defineCommand,
+  holdMarkersKey,
+  requestRecordKey,
+  type AcquireReply,
+  type LeasedHoldInput,
+} from '@deadbolt/core/kit';
 import { rwlockScripts } from '../rwlockScripts.js';
 
 /** The input of {@link readAcquire}: `field` is the reader field, `<clientId>:<ownerId>`. */

@@ -1,4 +1,12 @@
-import { decodeDone, defineCommand, holderArguments, holdMarkersKey, requestRecordKey, UNLOCK_MESSAGE, type ForceReleaseInput } from '@deadbolt/core/kit';
+import {
+  decodeDone,
+  defineCommand,
+  holderArguments,
+  holdMarkersKey,
+  requestRecordKey,
+  UNLOCK_MESSAGE,
+  type ForceReleaseInput,
+} from '@deadbolt/core/kit';
 import type { ReadWriteMode } from '../ReadWriteMode.js';
 import { readWriteLockKeys } from '../readWriteLockKeys.js';
 import { rwlockScripts } from '../rwlockScripts.js';
@@ -17,7 +25,12 @@ export interface ReadWriteForceReleaseInput extends ForceReleaseInput {
  */
 export const readWriteForceRelease = defineCommand<ReadWriteForceReleaseInput, boolean>({
   script: rwlockScripts.forceRelease,
-  keys: ({ name, request }) => [name, readWriteLockKeys(name).channel, holdMarkersKey(name), requestRecordKey(name, request)],
+  keys: ({ name, request }) => [
+    name,
+    readWriteLockKeys(name).channel,
+    holdMarkersKey(name),
+    requestRecordKey(name, request),
+  ],
   args: ({ mode, holders }, { publish, deadline, recordTtl }) => [
     mode,
     mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE,

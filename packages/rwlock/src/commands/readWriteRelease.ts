@@ -17,7 +17,12 @@ import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
 function releaseCommand(script: Script, freedMessage: number): Command<HoldInput, ReleaseReply> {
   return defineCommand<HoldInput, ReleaseReply>({
     script,
-    keys: ({ name, hold }) => [name, readWriteLockKeys(name).channel, requestRecordKey(name, hold), holdMarkersKey(name)],
+    keys: ({ name, hold }) => [
+      name,
+      readWriteLockKeys(name).channel,
+      requestRecordKey(name, hold),
+      holdMarkersKey(name),
+    ],
     args: ({ hold, field }, { publish, recordTtl }) => [freedMessage, hold, field, publish, recordTtl],
     decode: decodeRelease,
   });

@@ -1,4 +1,11 @@
-import { decodeNilOrTtl, defineCommand, holdMarkersKey, requestRecordKey, type AcquireReply, type LeasedHoldInput } from '@deadbolt/core/kit';
+import {
+  decodeNilOrTtl,
+  defineCommand,
+  holdMarkersKey,
+  requestRecordKey,
+  type AcquireReply,
+  type LeasedHoldInput,
+} from '@deadbolt/core/kit';
 import { rwlockScripts } from '../rwlockScripts.js';
 
 /** The input of {@link writeAcquire}: `field` is the writer field, `<clientId>:<ownerId>:write`. */

@@ -1,4 +1,11 @@
-import { decodeHandOff, defineCommand, holdMarkersKey, requestRecordKey, type HandOffInput, type HandOffReply } from '@deadbolt/core/kit';
+import {
+  decodeHandOff,
+  defineCommand,
+  holdMarkersKey,
+  requestRecordKey,
+  type HandOffInput,
+  type HandOffReply,
+} from '@deadbolt/core/kit';
 import { readWriteLockKeys } from '../readWriteLockKeys.js';
 import { rwlockScripts } from '../rwlockScripts.js';
 import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
@@ -12,10 +19,26 @@ import { READ_UNLOCK_MESSAGE } from './readWriteMessages.js';
  */
 export const writeHandOff = defineCommand<HandOffInput, HandOffReply<null>>({
   script: rwlockScripts.writeHandOff,
-  keys: ({ name, from, to }) => [name, readWriteLockKeys(name).channel, requestRecordKey(name, from.hold), holdMarkersKey(name), requestRecordKey(name, to.hold)],
+  keys: ({ name, from, to }) => [
+    name,
+    readWriteLockKeys(name).channel,
+    requestRecordKey(name, from.hold),
+    holdMarkersKey(name),
+    requestRecordKey(name, to.hold),
+  ],
   args: ({ name, from, to, lease }, { publish, recordTtl, deadline }) => {
     const { writerField } = readWriteLockKeys(name);
-    return [READ_UNLOCK_MESSAGE, from.hold, writerField(from.field), publish, recordTtl, writerField(to.field), to.hold, lease, deadline];
+    return [
+      READ_UNLOCK_MESSAGE,
+      from.hold,
+      writerField(from.field),
+      publish,
+      recordTtl,
+      writerField(to.field),
+      to.hold,
+      lease,
+      deadline,
+    ];
   },
   decode: decodeHandOff,
 });

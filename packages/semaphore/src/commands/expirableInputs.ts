@@ -31,7 +31,11 @@ export interface LeaseUpdateInput extends LeasedPermitsInput, PermitHoldInput {
  * KEYS of every permit-expirable script about one semaphore: the free permits at the name, the
  * held permits `{name}:timeout`, the channel `redisson_sc:{name}`.
  */
-export const expirableKeys = ({ name }: SemaphoreInput): string[] => [name, permitTimeoutsKey(name), semaphoreChannelName(name)];
+export const expirableKeys = ({ name }: SemaphoreInput): string[] => [
+  name,
+  permitTimeoutsKey(name),
+  semaphoreChannelName(name),
+];
 
 /** ARGV[1] and ARGV[2] of every such script: now (wall-clock ms), and the publish command. */
 export const clockArgs = ({ now, publish }: CommandContext): ScriptArgument[] => [now, publish];

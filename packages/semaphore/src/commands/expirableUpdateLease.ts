@@ -11,6 +11,13 @@ import { clockArgs, expirableKeys, idsArg, type LeaseUpdateInput } from './expir
 export const expirableUpdateLeaseCommand = defineCommand<LeaseUpdateInput, boolean>({
   script: permitExpirableScripts.updateLease,
   keys: (input) => [...expirableKeys(input), leaseRecordKey(input.name, input.hold)],
-  args: ({ ids, lease, request }, context) => [...clockArgs(context), idsArg(ids), lease, requestNumber(request), context.deadline, context.recordTtl],
+  args: ({ ids, lease, request }, context) => [
+    ...clockArgs(context),
+    idsArg(ids),
+    lease,
+    requestNumber(request),
+    context.deadline,
+    context.recordTtl,
+  ],
   decode: (reply) => Number(reply) === 1,
 });

@@ -1,4 +1,11 @@
-import { decodeDone, defineCommand, holderArguments, holdMarkersKey, requestRecordKey, type ForceReleaseInput } from '@deadbolt/core/kit';
+import {
+  decodeDone,
+  defineCommand,
+  holderArguments,
+  holdMarkersKey,
+  requestRecordKey,
+  type ForceReleaseInput,
+} from '@deadbolt/core/kit';
 import { spinScripts } from '../spinScripts.js';
 
 /**

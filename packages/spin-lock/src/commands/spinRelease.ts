@@ -1,4 +1,11 @@
-import { decodeRelease, defineCommand, holdMarkersKey, requestRecordKey, type HoldInput, type ReleaseReply } from '@deadbolt/core/kit';
+import {
+  decodeRelease,
+  defineCommand,
+  holdMarkersKey,
+  requestRecordKey,
+  type HoldInput,
+  type ReleaseReply,
+} from '@deadbolt/core/kit';
 import { spinScripts } from '../spinScripts.js';
 
 /** Releases one hold of a spin lock without announcing it (`release.lua`). */

@@ -69,13 +69,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const replicas = options.replicas ?? 0;
   requireExecutable('redis-server', 'startCluster()');
   const args = [
-    '--cluster-enabled', 'yes',
+    '--cluster-enabled',
+    'yes',
     // Relative to the node's own directory, which a restart reuses: the node keeps its identity.
-    '--cluster-config-file', 'nodes.conf',
-    '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000),
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    String(options.nodeTimeoutMs ?? 2000),
     // CLUSTER SLOTS lists a replica only once its replication offset is non-zero, and an idle
     // master moves it only with its replica ping, every 10 s by default.
-    '--repl-ping-replica-period', '1',
+    '--repl-ping-replica-period',
+    '1',
     ...(options.args ?? []),
   ];
   const count = MASTER_COUNT * (1 + replicas);

@@ -20,7 +20,8 @@ export async function readSlots(node: RedisAddress): Promise<SlotRange[]> {
   const reply = asArray(await sendCommand(node, ['CLUSTER', 'SLOTS']));
   return reply.map((entry) => {
     const [start, end, master, ...replicas] = asArray(entry);
-    if (start === undefined || end === undefined || master === undefined) throw new Error(`malformed CLUSTER SLOTS entry ${JSON.stringify(entry)}`);
+    if (start === undefined || end === undefined || master === undefined)
+      throw new Error(`malformed CLUSTER SLOTS entry ${JSON.stringify(entry)}`);
     return {
       start: asInteger(start),
       end: asInteger(end),
@@ -45,7 +46,8 @@ export async function observeHealthyCluster(nodes: readonly RedisNode[]): Promis
     const ranges = await readSlots(node);
     const text = describeSlots(ranges);
     if (agreed === undefined) agreed = { port: node.port, ranges, text };
-    else if (text !== agreed.text) throw new Error(`nodes disagree on slots: ${agreed.port} sees ${agreed.text}; ${node.port} sees ${text}`);
+    else if (text !== agreed.text)
+      throw new Error(`nodes disagree on slots: ${agreed.port} sees ${agreed.text}; ${node.port} sees ${text}`);
   }
   if (agreed === undefined) throw new Error('no cluster node is running');
   const covered = agreed.ranges.reduce((sum, r) => sum + r.end - r.start + 1, 0);

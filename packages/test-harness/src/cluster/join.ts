@@ -58,7 +58,8 @@ async function busAddressOf(node: RedisNode): Promise<{ port: number; busPort: n
     .split('\n')
     .find((line) => line.split(' ')[2]?.split(',').includes('myself'));
   const address = /:(\d+)@(\d+)/.exec(myself?.split(' ')[1] ?? '');
-  if (address === null) throw new Error(`node ${node.port} did not report its cluster address: ${myself ?? '(no myself line)'}`);
+  if (address === null)
+    throw new Error(`node ${node.port} did not report its cluster address: ${myself ?? '(no myself line)'}`);
   return { port: Number(address[1]), busPort: Number(address[2]) };
 }
 

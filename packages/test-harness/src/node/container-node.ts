@@ -23,7 +23,10 @@ export async function startContainerNode(what: string, args: readonly string[] =
   try {
     client = await getContainerRuntimeClient();
   } catch (error) {
-    throw new RedisUnavailableError(what, `no redis-server binary, and no container runtime answered: ${(error as Error).message}`);
+    throw new RedisUnavailableError(
+      what,
+      `no redis-server binary, and no container runtime answered: ${(error as Error).message}`,
+    );
   }
   const { RedisContainer } = await import('@testcontainers/redis');
   // A fixed host port, so a restarted container comes back where clients expect it.
@@ -114,7 +117,6 @@ class ContainerNode extends NodeAccess implements RedisNode {
     this.isRunning = false;
     this.currentPid = 0;
   }
-
 
   private async resumeContainer(): Promise<void> {
     await this.container.unpause();

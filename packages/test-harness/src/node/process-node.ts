@@ -113,7 +113,6 @@ class ProcessNode extends NodeAccess implements RedisNode {
     }
     removeServerDir(this.dir);
   }
-
 }
 
 /** Writes a server's config file into its directory and returns its path. */

@@ -11,8 +11,12 @@ export const NO_DELAY: Delay = { ms: 0 };
 
 /** Checks a {@link Delay} given at run time, so that a typo fails loudly instead of adding no latency. */
 export function checkDelay(delay: Delay, what: string): Delay {
-  for (const [name, value] of [['ms', delay.ms], ['jitterMs', delay.jitterMs ?? 0]] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`${what}.${name} must be a finite number >= 0, got ${value}`);
+  for (const [name, value] of [
+    ['ms', delay.ms],
+    ['jitterMs', delay.jitterMs ?? 0],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`${what}.${name} must be a finite number >= 0, got ${value}`);
   }
   return { ms: delay.ms, jitterMs: delay.jitterMs ?? 0 };
 }

@@ -1,7 +1,13 @@
 import net from 'node:net';
 import type { RedisAddress } from '../resp/connection.js';
 import { pickFreePort } from '../server/ports.js';
-import { NO_COUNTS, type FaultControls, type PartitionOptions, type ProxyCounters, type ProxyDirection } from './controls.js';
+import {
+  NO_COUNTS,
+  type FaultControls,
+  type PartitionOptions,
+  type ProxyCounters,
+  type ProxyDirection,
+} from './controls.js';
 import { checkDelay, NO_DELAY, type Delay } from './delay.js';
 import { ProxyLink, type LinkOwner } from './proxy-link.js';
 import { registerProxy, unregisterProxy } from './registry.js';
@@ -60,7 +66,9 @@ export class FaultProxy implements FaultControls {
         lastError = error;
       }
     }
-    throw new Error(`fault proxy: could not listen on a free port after ${LISTEN_ATTEMPTS} attempts`, { cause: lastError });
+    throw new Error(`fault proxy: could not listen on a free port after ${LISTEN_ATTEMPTS} attempts`, {
+      cause: lastError,
+    });
   }
 
   /** `<host>:<port>` of the proxy. */

@@ -96,7 +96,10 @@ function frameEnd(buffer: Buffer, offset: number): number | undefined {
   if (LINE_TYPES.has(type)) return afterLine;
   const header = buffer.toString('latin1', offset + 1, lineEnd);
   const count = Number(header);
-  if (!Number.isInteger(count)) throw new UnframedStreamError(`cannot frame RESP type ${JSON.stringify(type)} with length ${JSON.stringify(header)}`);
+  if (!Number.isInteger(count))
+    throw new UnframedStreamError(
+      `cannot frame RESP type ${JSON.stringify(type)} with length ${JSON.stringify(header)}`,
+    );
   if (BLOB_TYPES.has(type)) {
     if (count < 0) return afterLine;
     const end = afterLine + count + 2;

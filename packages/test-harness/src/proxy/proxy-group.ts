@@ -1,5 +1,11 @@
 import type { RedisAddress } from '../resp/connection.js';
-import { addCounters, type FaultControls, type PartitionOptions, type ProxyCounters, type ProxyDirection } from './controls.js';
+import {
+  addCounters,
+  type FaultControls,
+  type PartitionOptions,
+  type ProxyCounters,
+  type ProxyDirection,
+} from './controls.js';
 import type { Delay } from './delay.js';
 import { FaultProxy } from './fault-proxy.js';
 import { registerProxy, unregisterProxy } from './registry.js';
@@ -31,7 +37,9 @@ export class ProxyGroup implements FaultControls {
   private constructor(proxies: readonly FaultProxy[]) {
     this.proxies = proxies;
     this.addresses = proxies.map((proxy) => ({ host: proxy.host, port: proxy.port }));
-    this.addressMap = Object.freeze(Object.fromEntries(proxies.map((proxy) => [addressOf(proxy.target), { host: proxy.host, port: proxy.port }])));
+    this.addressMap = Object.freeze(
+      Object.fromEntries(proxies.map((proxy) => [addressOf(proxy.target), { host: proxy.host, port: proxy.port }])),
+    );
     registerProxy(this);
   }
 

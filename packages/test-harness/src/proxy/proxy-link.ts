@@ -109,7 +109,9 @@ export class ProxyLink {
     this.#toClient.clear();
     this.#client.destroy();
     this.#upstream.destroy();
-    this.#delivery?.reject(new Error('fault proxy: the connection a request was held on closed before its late reply came'));
+    this.#delivery?.reject(
+      new Error('fault proxy: the connection a request was held on closed before its late reply came'),
+    );
     this.#delivery = undefined;
     this.#owner.closed(this);
   }
@@ -177,7 +179,9 @@ export class ProxyLink {
   #deliver(): Promise<Buffer> {
     const bytes = this.#heldBytes;
     if (bytes === undefined || this.#closed) {
-      return Promise.reject(new Error('fault proxy: the held request was delivered already, or its connection to Redis closed'));
+      return Promise.reject(
+        new Error('fault proxy: the held request was delivered already, or its connection to Redis closed'),
+      );
     }
     this.#heldBytes = undefined;
     const reply = new Promise<Buffer>((resolve, reject) => (this.#delivery = { resolve, reject }));
@@ -196,7 +200,11 @@ export class ProxyLink {
       const request = scan.buffer.subarray(frame.start, frame.end);
       const index = this.#requestCount++;
       const command = commandName(request);
-      if (command !== undefined && (UNPAIRED_COMMANDS.has(command) || (command === 'CLIENT' && CLIENT_REPLY.test(request.toString('latin1', 0, 40))))) {
+      if (
+        command !== undefined &&
+        (UNPAIRED_COMMANDS.has(command) ||
+          (command === 'CLIENT' && CLIENT_REPLY.test(request.toString('latin1', 0, 40))))
+      ) {
         this.#stopPairing();
         // Nothing of this chunk went out yet: all of it goes now, complete frames or not, and
         // the rest of the stream unexamined.
@@ -278,7 +286,8 @@ export class ProxyLink {
     } catch (error) {
       if (!(error instanceof UnframedStreamError)) throw error;
       this.#stopPairing();
-      const [socket, queue] = direction === 'toServer' ? [this.#upstream, this.#toServer] : [this.#client, this.#toClient];
+      const [socket, queue] =
+        direction === 'toServer' ? [this.#upstream, this.#toServer] : [this.#client, this.#toClient];
       this.#send(socket, queue, Buffer.concat([scanner.drain(), chunk]));
       return undefined;
     }

@@ -62,9 +62,17 @@ export class RequestHold extends RequestRule {
    * @throws RangeError for a negative or fractional `times`, or a negative or non-finite `dropClientAfterMs`
    */
   constructor(options: HoldOptions) {
-    super({ marker: options.marker, ...(options.commands ? { commands: options.commands } : {}), times: options.times ?? 1 }, 'hold');
+    super(
+      {
+        marker: options.marker,
+        ...(options.commands ? { commands: options.commands } : {}),
+        times: options.times ?? 1,
+      },
+      'hold',
+    );
     const dropAfter = options.dropClientAfterMs ?? 0;
-    if (!(Number.isFinite(dropAfter) && dropAfter >= 0)) throw new RangeError(`dropClientAfterMs must be a finite number >= 0, got ${dropAfter}`);
+    if (!(Number.isFinite(dropAfter) && dropAfter >= 0))
+      throw new RangeError(`dropClientAfterMs must be a finite number >= 0, got ${dropAfter}`);
     this.dropClientAfterMs = dropAfter;
     this.duplicate = options.duplicate ?? false;
   }
@@ -89,7 +97,8 @@ export class RequestHold extends RequestRule {
    */
   async deliver(): Promise<Buffer[]> {
     const requests = this.#held.splice(0).filter((request) => request.deliverable);
-    if (requests.length === 0) throw new Error(`fault proxy: no request is held to deliver (matching requests seen: ${this.seen})`);
+    if (requests.length === 0)
+      throw new Error(`fault proxy: no request is held to deliver (matching requests seen: ${this.seen})`);
     const replies = await Promise.all(requests.map((request) => request.deliver()));
     this.#delivered += replies.length;
     this.notify();

@@ -79,8 +79,11 @@ export class RequestRule {
     if (options.partitionMs !== undefined && !(options.partitionMs >= 0)) {
       throw new RangeError(`partitionMs must be >= 0, got ${options.partitionMs}`);
     }
-    const markers: readonly (string | Uint8Array)[] = typeof options.marker === 'string' || options.marker instanceof Uint8Array ? [options.marker] : options.marker;
-    this.#markers = markers.filter((marker) => marker.length > 0).map((marker) => (typeof marker === 'string' ? Buffer.from(marker, 'utf8') : Buffer.from(marker)));
+    const markers: readonly (string | Uint8Array)[] =
+      typeof options.marker === 'string' || options.marker instanceof Uint8Array ? [options.marker] : options.marker;
+    this.#markers = markers
+      .filter((marker) => marker.length > 0)
+      .map((marker) => (typeof marker === 'string' ? Buffer.from(marker, 'utf8') : Buffer.from(marker)));
     this.#commands = options.commands && new Set(options.commands.map((name) => name.toUpperCase()));
     this.#partitionMs = options.partitionMs;
     this.#shotsLeft = times;
@@ -130,7 +133,11 @@ export class RequestRule {
    * Resolves once `condition` holds for this rule (checked now and after every change), or
    * rejects after `timeoutMs` (default 10 s) naming `description`.
    */
-  async until(condition: (rule: this) => boolean, description = 'the rule reached its condition', timeoutMs = 10_000): Promise<void> {
+  async until(
+    condition: (rule: this) => boolean,
+    description = 'the rule reached its condition',
+    timeoutMs = 10_000,
+  ): Promise<void> {
     if (condition(this)) return;
     await new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -141,7 +148,11 @@ export class RequestRule {
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting until ${description} (seen ${this.#seen}, cut ${this.#cut}, answered ${this.#answered})`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting until ${description} (seen ${this.#seen}, cut ${this.#cut}, answered ${this.#answered})`,
+          ),
+        );
       }, timeoutMs);
       this.#waiters.add(check);
     });

@@ -67,7 +67,12 @@ export interface SentinelHandle {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { masterName: 'deadbolt', downAfterMs: 1000, failoverTimeoutMs: 2000, agreementTimeoutMs: 30_000 } as const;
+const DEFAULTS = {
+  masterName: 'deadbolt',
+  downAfterMs: 1000,
+  failoverTimeoutMs: 2000,
+  agreementTimeoutMs: 30_000,
+} as const;
 const QUORUM = 2;
 const SENTINELS = 3;
 const REPLICAS = 2;
@@ -85,11 +90,15 @@ export async function startSentinel(options: SentinelOptions = {}): Promise<Sent
   const master = await startProcessNode();
   return stopOnFailure([master], async () => {
     const replicaArgs = ['--replicaof', master.host, String(master.port)];
-    const replicas = await startAll(Array.from({ length: REPLICAS }, () => () => startProcessNode({ args: replicaArgs })));
+    const replicas = await startAll(
+      Array.from({ length: REPLICAS }, () => () => startProcessNode({ args: replicaArgs })),
+    );
     const dataNodes = [master, ...replicas];
     return stopOnFailure(dataNodes, async () => {
       const config = sentinelConfig(settings, master);
-      const sentinels = await startAll(Array.from({ length: SENTINELS }, () => () => startProcessNode({ args: ['--sentinel'], config })));
+      const sentinels = await startAll(
+        Array.from({ length: SENTINELS }, () => () => startProcessNode({ args: ['--sentinel'], config })),
+      );
       const deployment = new SentinelDeployment(settings, dataNodes, sentinels, master);
       await stopOnFailure([...dataNodes, ...sentinels], () => deployment.waitForAgreement());
       return deployment;
@@ -188,7 +197,8 @@ class SentinelDeployment implements SentinelHandle {
     const ports = new Set(views.map((view) => view.masterPort));
     const [port] = ports;
     if (ports.size !== 1 || port === old?.port) return undefined;
-    if (views.some((view) => view.otherSentinels < SENTINELS - 1 || view.flags.some((flag) => flag !== 'master'))) return undefined;
+    if (views.some((view) => view.otherSentinels < SENTINELS - 1 || view.flags.some((flag) => flag !== 'master')))
+      return undefined;
     const master = this.dataNodes.find((node) => node.port === port && node.running);
     const followers = this.dataNodes.filter((node) => !ignored.includes(node));
     if (master === undefined || !(await followsMaster(master, followers))) return undefined;

@@ -29,7 +29,9 @@ export async function readSentinelView(sentinel: RedisAddress, name: string): Pr
 /** The ports of the replicas a Sentinel holds for `name` that it does not consider down. */
 export async function readLiveReplicaPorts(sentinel: RedisAddress, name: string): Promise<number[]> {
   const replicas = asArray(await sendCommand(sentinel, ['SENTINEL', 'REPLICAS', name])).map(pairs);
-  return replicas.filter((fields) => !(fields.get('flags') ?? '').includes('down')).map((fields) => Number(fields.get('port')));
+  return replicas
+    .filter((fields) => !(fields.get('flags') ?? '').includes('down'))
+    .map((fields) => Number(fields.get('port')));
 }
 
 /**
@@ -41,7 +43,12 @@ export async function followsMaster(master: RedisNode, nodes: readonly RedisNode
   for (const node of nodes) {
     if (node === master || !node.running) continue;
     const info = parseInfo(await node.command('INFO', 'replication'));
-    if (info.get('role') !== 'slave' || info.get('master_port') !== String(master.port) || info.get('master_link_status') !== 'up') return false;
+    if (
+      info.get('role') !== 'slave' ||
+      info.get('master_port') !== String(master.port) ||
+      info.get('master_link_status') !== 'up'
+    )
+      return false;
   }
   return true;
 }

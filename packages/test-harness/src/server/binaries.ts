@@ -11,7 +11,8 @@ export const BIN_DIR_ENV = 'DEADBOLT_REDIS_BIN_DIR';
  */
 export function findExecutable(name: 'redis-server' | 'redis-cli'): string | undefined {
   const override = process.env[BIN_DIR_ENV];
-  const dirs = override !== undefined && override !== '' ? [override] : (process.env['PATH'] ?? '').split(path.delimiter);
+  const dirs =
+    override !== undefined && override !== '' ? [override] : (process.env['PATH'] ?? '').split(path.delimiter);
   for (const dir of dirs) {
     if (dir === '') continue;
     const candidate = path.join(dir, name);

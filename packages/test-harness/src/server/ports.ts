@@ -41,7 +41,11 @@ export async function pickFreePort(): Promise<number> {
  */
 export function portRange(): [number, number] {
   try {
-    const [ephemeralLow] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [ephemeralLow] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     if (ephemeralLow !== undefined) {
       const high = ephemeralLow - 1 - BUS_PORT_OFFSET;
       if (high - LOWEST_PORT >= 1000) return [LOWEST_PORT, Math.min(high, HIGHEST_PORT)];

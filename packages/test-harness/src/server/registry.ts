@@ -37,9 +37,12 @@ export function recordServer(record: ServerRecord): void {
     } catch (error) {
       // The run dir is gone: the run ended (say on Ctrl-C) while this worker lingers on. A server
       // started now would have no one to reap it; the caller kills it on this error.
-      throw new Error(`test-harness: cannot record redis-server ${record.pid} in ${runDir} (${RUN_DIR_ENV}); has the test run ended?`, {
-        cause: error,
-      });
+      throw new Error(
+        `test-harness: cannot record redis-server ${record.pid} in ${runDir} (${RUN_DIR_ENV}); has the test run ended?`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 }

@@ -55,7 +55,12 @@ export async function launchOnFreePort(
  * Starts redis-server on `port` (as a restart does, where the port is not negotiable),
  * retrying briefly if the port is still held, and waits until it answers.
  */
-export async function launchOnPort(port: number, dir: string, extraArgs: readonly string[], configFile?: string): Promise<ServerProcess> {
+export async function launchOnPort(
+  port: number,
+  dir: string,
+  extraArgs: readonly string[],
+  configFile?: string,
+): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await launch(port, dir, extraArgs, configFile);
@@ -66,21 +71,34 @@ export async function launchOnPort(port: number, dir: string, extraArgs: readonl
   }
 }
 
-async function launch(port: number, dir: string, extraArgs: readonly string[], configFile?: string): Promise<ServerProcess> {
+async function launch(
+  port: number,
+  dir: string,
+  extraArgs: readonly string[],
+  configFile?: string,
+): Promise<ServerProcess> {
   const binary = requireExecutable('redis-server', 'starting a redis-server');
   const logFile = path.join(dir, 'redis.log');
   const logOffset = fileSize(logFile);
   const args = [
     ...(configFile === undefined ? [] : [configFile]),
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--save', '',
-    '--appendonly', 'no',
-    '--daemonize', 'no',
-    '--dir', dir,
-    '--logfile', logFile,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'no',
+    '--dir',
+    dir,
+    '--logfile',
+    logFile,
     // Replicas would otherwise wait 5 s for more replicas before a diskless full sync.
-    '--repl-diskless-sync-delay', '0',
+    '--repl-diskless-sync-delay',
+    '0',
     ...extraArgs,
   ];
   // Not detached and not daemonized: the pid we get is the server's, and we can signal it.
@@ -120,12 +138,18 @@ async function launch(port: number, dir: string, extraArgs: readonly string[], c
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await waitForExit(server);
-      throw new StartError(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms\n${readLog(logFile, logOffset)}`, false);
+      throw new StartError(
+        `redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms\n${readLog(logFile, logOffset)}`,
+        false,
+      );
     }
     await sleep(20);
   }
   const log = readLog(logFile, logOffset);
-  throw new StartError(`redis-server on port ${port} exited during startup:\n${log}`, /address already in use/i.test(log));
+  throw new StartError(
+    `redis-server on port ${port} exited during startup:\n${log}`,
+    /address already in use/i.test(log),
+  );
 }
 
 function fileSize(file: string): number {

@@ -48,12 +48,46 @@ async function generate(): Promise<TlsCertificates> {
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const file = (name: string) => path.join(dir, name);
   try {
-    await openssl(['req', '-x509', ...KEY_ARGS, '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', VALID_DAYS, '-subj', '/CN=deadbolt-test-ca']);
-    await openssl(['req', ...KEY_ARGS, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost']);
+    await openssl([
+      'req',
+      '-x509',
+      ...KEY_ARGS,
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+      '-days',
+      VALID_DAYS,
+      '-subj',
+      '/CN=deadbolt-test-ca',
+    ]);
+    await openssl([
+      'req',
+      ...KEY_ARGS,
+      '-keyout',
+      file('server.key'),
+      '-out',
+      file('server.csr'),
+      '-subj',
+      '/CN=localhost',
+    ]);
     fs.writeFileSync(file('san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
     await openssl([
-      'x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial',
-      '-out', file('server.crt'), '-days', VALID_DAYS, '-extfile', file('san.cnf'),
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      file('server.crt'),
+      '-days',
+      VALID_DAYS,
+      '-extfile',
+      file('san.cnf'),
     ]);
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });

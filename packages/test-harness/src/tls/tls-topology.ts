@@ -55,15 +55,32 @@ export interface TlsClusterHandle {
 export async function startTlsStandalone(options: TlsOptions = {}): Promise<TlsStandaloneHandle> {
   requireExecutable('redis-server', 'startTlsStandalone()');
   const certificates = await tlsCertificates();
-  const node = await startProcessNode({ args: [...tlsServerArgs(certificates, options), ...(await tlsPortArgs()), ...(options.args ?? [])] });
+  const node = await startProcessNode({
+    args: [...tlsServerArgs(certificates, options), ...(await tlsPortArgs()), ...(options.args ?? [])],
+  });
   const tlsAddress = await tlsAddressOf(node);
-  return { node, tlsAddress, url: `rediss://${tlsAddress.host}:${tlsAddress.port}`, certificates, stop: () => node.stop() };
+  return {
+    node,
+    tlsAddress,
+    url: `rediss://${tlsAddress.host}:${tlsAddress.port}`,
+    certificates,
+    stop: () => node.stop(),
+  };
 }
 
 /** Starts a TLS cluster as {@link startCluster} does (`replicas`, `nodeTimeoutMs` as there). */
-export async function startTlsCluster(options: TlsOptions & Pick<ClusterOptions, 'replicas' | 'nodeTimeoutMs'> = {}): Promise<TlsClusterHandle> {
+export async function startTlsCluster(
+  options: TlsOptions & Pick<ClusterOptions, 'replicas' | 'nodeTimeoutMs'> = {},
+): Promise<TlsClusterHandle> {
   const certificates = await tlsCertificates();
-  const args = [...tlsServerArgs(certificates, options), '--tls-cluster', 'yes', '--tls-replication', 'yes', ...(options.args ?? [])];
+  const args = [
+    ...tlsServerArgs(certificates, options),
+    '--tls-cluster',
+    'yes',
+    '--tls-replication',
+    'yes',
+    ...(options.args ?? []),
+  ];
   const cluster = await startCluster({ ...options, args, nodeArgs: tlsPortArgs });
   try {
     const tlsStartupNodes = await Promise.all(cluster.nodes.map(tlsAddressOf));
@@ -84,10 +101,14 @@ export async function tlsAddressOf(node: RedisNode): Promise<TlsAddress> {
 
 function tlsServerArgs(certificates: TlsCertificates, options: TlsOptions): string[] {
   return [
-    '--tls-cert-file', certificates.certFile,
-    '--tls-key-file', certificates.keyFile,
-    '--tls-ca-cert-file', certificates.caFile,
-    '--tls-auth-clients', options.authClients === true ? 'yes' : 'no',
+    '--tls-cert-file',
+    certificates.certFile,
+    '--tls-key-file',
+    certificates.keyFile,
+    '--tls-ca-cert-file',
+    certificates.caFile,
+    '--tls-auth-clients',
+    options.authClients === true ? 'yes' : 'no',
   ];
 }
 

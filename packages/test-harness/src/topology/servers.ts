@@ -15,7 +15,8 @@ export interface ServersHandle {
 
 /** Starts `count` independent servers (no replication, no cluster), as RedLock needs. */
 export async function startServers(count: number): Promise<ServersHandle> {
-  if (!Number.isInteger(count) || count < 1) throw new RangeError(`startServers: count must be a positive integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`startServers: count must be a positive integer, got ${count}`);
   requireExecutable('redis-server', `startServers(${count})`);
   const nodes = await startAll(Array.from({ length: count }, () => () => startProcessNode()));
   return { nodes, urls: nodes.map((n) => n.url), stop: () => stopAll(nodes) };

@@ -172,7 +172,10 @@ export class ExpirableModel {
   #take(permits: number, short: boolean, at: number): boolean {
     if (!this.exists || this.available < permits) return false;
     this.available -= permits;
-    const indexes = Array.from({ length: permits }, () => this.permits.push({ id: `#${this.permits.length}`, state: 'held', short, start: at, end: Infinity }) - 1);
+    const indexes = Array.from(
+      { length: permits },
+      () => this.permits.push({ id: `#${this.permits.length}`, state: 'held', short, start: at, end: Infinity }) - 1,
+    );
     this.holdings.push({ permits: indexes, released: false, told: false, short });
     return true;
   }

@@ -57,28 +57,46 @@ export async function checkRuns<Step>(
   faulty?: FaultyRuns,
 ): Promise<SemaphoreModelReport> {
   const label = faulty === undefined ? kindId : `${kindId}:faults`;
-  const runOnce = (sequence: readonly Step[]) => onFreshClients(backend, MODEL_CLIENTS, runnerFor(`model:${label}:${process.pid}:${++runCounter}`, sequence), faulty);
+  const runOnce = (sequence: readonly Step[]) =>
+    onFreshClients(
+      backend,
+      MODEL_CLIENTS,
+      runnerFor(`model:${label}:${process.pid}:${++runCounter}`, sequence),
+      faulty,
+    );
   let runs = 0;
   let steps = 0;
   let excesses = 0;
   const injected: InjectionCounts = { late: 0, cut: 0, delivered: 0, refused: 0, resent: 0 };
   const tallies: Record<string, number> = {};
-  const property = fc.asyncProperty(fc.array(step, { minLength: budget.minSteps, maxLength: budget.maxSteps }), async (sequence) => {
-    const result = await runOnce(sequence);
-    runs++;
-    steps += result.steps;
-    excesses += result.excesses;
-    if (result.injected !== undefined) addInjections(injected, result.injected);
-    for (const [name, count] of Object.entries(result.tallies)) tallies[name] = (tallies[name] ?? 0) + count;
-    if (result.failure !== undefined) throw new Error(result.failure);
-  });
+  const property = fc.asyncProperty(
+    fc.array(step, { minLength: budget.minSteps, maxLength: budget.maxSteps }),
+    async (sequence) => {
+      const result = await runOnce(sequence);
+      runs++;
+      steps += result.steps;
+      excesses += result.excesses;
+      if (result.injected !== undefined) addInjections(injected, result.injected);
+      for (const [name, count] of Object.entries(result.tallies)) tallies[name] = (tallies[name] ?? 0) + count;
+      if (result.failure !== undefined) throw new Error(result.failure);
+    },
+  );
   const details = await fc.check(property, {
     numRuns: budget.runs,
     endOnFailure: budget.shrink !== true,
     ...(budget.seed === undefined ? {} : { seed: budget.seed }),
     ...(budget.path === undefined ? {} : { path: budget.path }),
   });
-  const report = { kind: kindId, backend: backend.name, seed: details.seed, runs, steps, excesses, tallies, ...(faulty === undefined ? {} : { injected }) };
+  const report = {
+    kind: kindId,
+    backend: backend.name,
+    seed: details.seed,
+    runs,
+    steps,
+    excesses,
+    tallies,
+    ...(faulty === undefined ? {} : { injected }),
+  };
   if (!details.failed) return report;
   const error = details.errorInstance;
   const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''} MODEL_KINDS=${kindId}${faulty === undefined ? '' : ' MODEL_FAULTS=1'} DEADBOLT_BACKENDS=${backend.name}`;
@@ -92,9 +110,13 @@ export function formatSemaphoreReport(report: SemaphoreModelReport): string {
     injected === undefined
       ? ''
       : ` with ${injected.late} late copies (${injected.delivered} delivered, ${injected.refused} refused as late) and ${injected.cut} cuts partitioned past their records (${injected.resent} re-sent after)`;
-  const tallies = Object.entries(report.tallies).map(([name, count]) => `, ${count} ${name}`).join('');
+  const tallies = Object.entries(report.tallies)
+    .map(([name, count]) => `, ${count} ${name}`)
+    .join('');
   const head = `${report.kind} on ${report.backend}: ${report.runs} runs, ${report.steps} steps${faults}${tallies}, seed ${report.seed}`;
-  return report.failure === undefined ? head : `${head}\nFAILED — replay with ${report.failure.replay}\n${report.failure.message}`;
+  return report.failure === undefined
+    ? head
+    : `${head}\nFAILED — replay with ${report.failure.replay}\n${report.failure.message}`;
 }
 
 /** A model run as {@link onFreshClients} drives it. */
@@ -119,7 +141,12 @@ export interface ModelRunner {
  * happens, gives back what it holds and closes them. With `faulty`, the last one connects through
  * the backend's fault proxies, with that `commandTimeout`.
  */
-export async function onFreshClients(backend: Backend, count: number, runner: ModelRunner, faulty?: FaultyRuns): Promise<ModelRunResult> {
+export async function onFreshClients(
+  backend: Backend,
+  count: number,
+  runner: ModelRunner,
+  faulty?: FaultyRuns,
+): Promise<ModelRunResult> {
   const connections: ConnectedExecutor[] = [];
   const clients: LockClient[] = [];
   try {
@@ -141,7 +168,11 @@ export async function onFreshClients(backend: Backend, count: number, runner: Mo
       clients.push(new LockClient(connected.executor, { commandTimeout: faulty.commandTimeout }));
       faultyClient = { proxies, commandTimeout: faulty.commandTimeout, resends: backend.spec.adapter === 'ioredis' };
     }
-    const failure = await withinTime(runner.run(clients, faultyClient), RUN_TIMEOUT_MS, () => `[hang] the run did not end within ${RUN_TIMEOUT_MS} ms\ntrace:\n${runner.trace.join('\n')}`);
+    const failure = await withinTime(
+      runner.run(clients, faultyClient),
+      RUN_TIMEOUT_MS,
+      () => `[hang] the run did not end within ${RUN_TIMEOUT_MS} ms\ntrace:\n${runner.trace.join('\n')}`,
+    );
     return {
       steps: runner.trace.length,
       excesses: runner.excesses,
@@ -153,10 +184,14 @@ export async function onFreshClients(backend: Backend, count: number, runner: Mo
     // Bounded: a run that hung may have left a call that never settles.
     await withinTime(runner.releaseAll(), CLEANUP_TIMEOUT_MS, () => undefined);
     await withinTime(Promise.allSettled(clients.map((client) => client.close())), CLEANUP_TIMEOUT_MS, () => {
-      console.log(`${backend.name}: a lock client of a model run did not finish closing within ${CLEANUP_TIMEOUT_MS} ms`);
+      console.log(
+        `${backend.name}: a lock client of a model run did not finish closing within ${CLEANUP_TIMEOUT_MS} ms`,
+      );
     });
     await withinTime(Promise.allSettled(connections.map((connected) => connected.close())), CLEANUP_TIMEOUT_MS, () => {
-      console.log(`${backend.name}: a driver client of a model run did not finish closing within ${CLEANUP_TIMEOUT_MS} ms; left behind`);
+      console.log(
+        `${backend.name}: a driver client of a model run did not finish closing within ${CLEANUP_TIMEOUT_MS} ms; left behind`,
+      );
     });
   }
 }

@@ -19,7 +19,12 @@ export type ExpirableStep =
   /** `tryRelease(id)` of the `pick`-th permit id handed out so far, on a client of its own (released already: `false`). */
   | { readonly op: 'releaseId'; readonly client: number; readonly pick: number }
   /** `updateLeaseTime(id, ms)` of the `pick`-th permit id. */
-  | { readonly op: 'updateLeaseId'; readonly client: number; readonly pick: number; readonly lease: Exclude<LeaseChoice, 'watchdog'> }
+  | {
+      readonly op: 'updateLeaseId';
+      readonly client: number;
+      readonly pick: number;
+      readonly lease: Exclude<LeaseChoice, 'watchdog'>;
+    }
   | { readonly op: 'addPermits'; readonly client: number; readonly permits: number }
   | { readonly op: 'availablePermits'; readonly client: number }
   /** Time passes until every short lease given so far has ended. */
@@ -33,7 +38,10 @@ export type ExpirableStep =
 /** The steps that change a `PermitExpirableSemaphore`: what an injected fault targets. */
 export type MutatingExpirableStep = Extract<
   ExpirableStep,
-  { readonly op: 'trySetPermits' | 'tryAcquire' | 'releaseHeld' | 'updateLeaseHeld' | 'releaseId' | 'updateLeaseId' | 'addPermits' }
+  {
+    readonly op:
+      'trySetPermits' | 'tryAcquire' | 'releaseHeld' | 'updateLeaseHeld' | 'releaseId' | 'updateLeaseId' | 'addPermits';
+  }
 >;
 
 // The most permits a step sets or adds; an acquisition asks for 1 to MOST - 1.
@@ -54,17 +62,49 @@ export function faultyExpirableStep(clients: number): fc.Arbitrary<ExpirableStep
   const lease = fc.constantFrom<LeaseChoice>('watchdog', 'short', 'long');
   const fixed = fc.constantFrom<'short' | 'long'>('short', 'long');
   const target: fc.Arbitrary<MutatingExpirableStep> = fc.oneof(
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('trySetPermits' as const), client, permits: fc.integer({ min: 1, max: MOST }) }) },
-    { weight: 4, arbitrary: fc.record({ op: fc.constant('tryAcquire' as const), client, permits: fc.integer({ min: 1, max: MOST - 1 }), lease }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('trySetPermits' as const),
+        client,
+        permits: fc.integer({ min: 1, max: MOST }),
+      }),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant('tryAcquire' as const),
+        client,
+        permits: fc.integer({ min: 1, max: MOST - 1 }),
+        lease,
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('releaseHeld' as const), pick: fc.nat() }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('updateLeaseHeld' as const), pick: fc.nat(), lease: fixed }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('releaseId' as const), client, pick: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('updateLeaseId' as const), client, pick: fc.nat(), lease: fixed }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('addPermits' as const), client, permits: fc.integer({ min: -MOST / 2, max: MOST - 1 }).filter((n) => n !== 0) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ op: fc.constant('updateLeaseId' as const), client, pick: fc.nat(), lease: fixed }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('addPermits' as const),
+        client,
+        permits: fc.integer({ min: -MOST / 2, max: MOST - 1 }).filter((n) => n !== 0),
+      }),
+    },
   );
   return fc.oneof(
     { weight: 3, arbitrary: expirableStep(clients) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('inject' as const), fault: fc.constantFrom(...INJECTED_FAULTS), step: target }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('inject' as const),
+        fault: fc.constantFrom(...INJECTED_FAULTS),
+        step: target,
+      }),
+    },
   );
 }
 
@@ -74,13 +114,38 @@ export function expirableStep(clients: number): fc.Arbitrary<ExpirableStep> {
   const lease = fc.constantFrom<LeaseChoice>('watchdog', 'short', 'long');
   const fixed = fc.constantFrom<'short' | 'long'>('short', 'long');
   return fc.oneof(
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('trySetPermits' as const), client, permits: fc.integer({ min: 0, max: MOST }) }) },
-    { weight: 5, arbitrary: fc.record({ op: fc.constant('tryAcquire' as const), client, permits: fc.integer({ min: 1, max: MOST - 1 }), lease }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('trySetPermits' as const),
+        client,
+        permits: fc.integer({ min: 0, max: MOST }),
+      }),
+    },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        op: fc.constant('tryAcquire' as const),
+        client,
+        permits: fc.integer({ min: 1, max: MOST - 1 }),
+        lease,
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('releaseHeld' as const), pick: fc.nat() }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('updateLeaseHeld' as const), pick: fc.nat(), lease: fixed }) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('releaseId' as const), client, pick: fc.nat() }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('updateLeaseId' as const), client, pick: fc.nat(), lease: fixed }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('addPermits' as const), client, permits: fc.integer({ min: -MOST / 2, max: MOST - 1 }) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ op: fc.constant('updateLeaseId' as const), client, pick: fc.nat(), lease: fixed }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('addPermits' as const),
+        client,
+        permits: fc.integer({ min: -MOST / 2, max: MOST - 1 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('availablePermits' as const), client }) },
     { weight: 2, arbitrary: fc.constant({ op: 'pass' as const }) },
   );

@@ -42,25 +42,35 @@ export interface ExpectedExpirableStep {
  */
 export function judgeExpirableStep(expected: ExpectedExpirableStep, observed: ObservedExpirableStep): string[] {
   const found: string[] = [];
-  if (observed.outcome !== expected.outcome) found.push(`[outcome] got ${observed.outcome}, the model says ${expected.outcome}`);
+  if (observed.outcome !== expected.outcome)
+    found.push(`[outcome] got ${observed.outcome}, the model says ${expected.outcome}`);
   const stored = expected.exists ? String(expected.available) : null;
-  if (observed.stored !== stored) found.push(`[state] Redis holds ${String(observed.stored)}, the model ${String(stored)}`);
+  if (observed.stored !== stored)
+    found.push(`[state] Redis holds ${String(observed.stored)}, the model ${String(stored)}`);
   const real = observed.members.map(({ member }) => member).sort();
   const model = expected.members.map(({ member }) => member).sort();
-  if (JSON.stringify(real) !== JSON.stringify(model)) found.push(`[members] {name}:timeout holds ${real.length} permits, not the model's ${model.length} (or others)`);
+  if (JSON.stringify(real) !== JSON.stringify(model))
+    found.push(`[members] {name}:timeout holds ${real.length} permits, not the model's ${model.length} (or others)`);
   for (const { member, expired } of expected.members) {
     const score = observed.members.find((each) => each.member === member)?.score;
     if (score === undefined) continue;
-    if (expired && score > observed.readTo) found.push(`[lease] a permit whose lease ended has its lease end at ${score}, after ${observed.readTo}`);
-    if (!expired && score <= observed.readFrom) found.push(`[lease] a permit the model holds has its lease end at ${score}, by ${observed.readFrom}`);
+    if (expired && score > observed.readTo)
+      found.push(`[lease] a permit whose lease ended has its lease end at ${score}, after ${observed.readTo}`);
+    if (!expired && score <= observed.readFrom)
+      found.push(`[lease] a permit the model holds has its lease end at ${score}, by ${observed.readFrom}`);
   }
   const free = Number(observed.stored ?? 0);
   if (free + observed.members.length !== expected.limit) {
-    found.push(`[count] Redis's ${free} free + ${observed.members.length} in {name}:timeout ≠ the ${expected.limit} permits given`);
+    found.push(
+      `[count] Redis's ${free} free + ${observed.members.length} in {name}:timeout ≠ the ${expected.limit} permits given`,
+    );
   }
-  const told = (flags: readonly boolean[]) => flags.map((flag, index) => (flag ? index : -1)).filter((index) => index >= 0);
+  const told = (flags: readonly boolean[]) =>
+    flags.map((flag, index) => (flag ? index : -1)).filter((index) => index >= 0);
   if (JSON.stringify(told(observed.told)) !== JSON.stringify(told(expected.told))) {
-    found.push(`[told] acquisitions told ${JSON.stringify(told(observed.told))}, the model's ${JSON.stringify(told(expected.told))}`);
+    found.push(
+      `[told] acquisitions told ${JSON.stringify(told(observed.told))}, the model's ${JSON.stringify(told(expected.told))}`,
+    );
   }
   return found;
 }

@@ -31,20 +31,26 @@ export interface ExpectedStep {
  */
 export function judgeSemaphoreStep(expected: ExpectedStep, observed: ObservedStep): string[] {
   const found: string[] = [];
-  if (observed.outcome !== expected.outcome) found.push(`[outcome] got ${observed.outcome}, the model says ${expected.outcome}`);
+  if (observed.outcome !== expected.outcome)
+    found.push(`[outcome] got ${observed.outcome}, the model says ${expected.outcome}`);
   const stored = expected.exists ? String(expected.available) : null;
-  if (observed.stored !== stored) found.push(`[state] Redis holds ${String(observed.stored)}, the model ${String(stored)}`);
+  if (observed.stored !== stored)
+    found.push(`[state] Redis holds ${String(observed.stored)}, the model ${String(stored)}`);
   const redisAvailable = Number(observed.stored ?? 0);
   if (redisAvailable + expected.held !== expected.limit) {
-    found.push(`[count] Redis's ${redisAvailable} available + ${expected.held} held ≠ the ${expected.limit} permits given`);
+    found.push(
+      `[count] Redis's ${redisAvailable} available + ${expected.held} held ≠ the ${expected.limit} permits given`,
+    );
   }
-  if (observed.marked !== expected.held) found.push(`[marks] Redis marks ${observed.marked} permits held, the model's grants hold ${expected.held}`);
+  if (observed.marked !== expected.held)
+    found.push(`[marks] Redis marks ${observed.marked} permits held, the model's grants hold ${expected.held}`);
   return found;
 }
 
 /** The history's grants beyond the limit in effect, one line each; empty when there is none. */
 export function judgeSemaphoreHistory(grants: readonly PermitInterval[], limits: readonly LimitChange[]): string[] {
   return findPermitExcesses(grants, limits).map(
-    ({ grant, held, limit }) => `[excess] grant ${grant.id} of ${grant.permits} at step ${grant.start}: ${held} permits held, limit ${limit}`,
+    ({ grant, held, limit }) =>
+      `[excess] grant ${grant.id} of ${grant.permits} at step ${grant.start}: ${held} permits held, limit ${limit}`,
   );
 }

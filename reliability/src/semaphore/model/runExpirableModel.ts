@@ -2,11 +2,23 @@ import type { Backend } from '@deadbolt/conformance/connect';
 import type { ModelBudget } from '@deadbolt/conformance/model';
 import { RedisUnavailableError, type LockClient } from '@deadbolt/core';
 import type { HeldExpirablePermits, PermitExpirableSemaphore } from '@deadbolt/semaphore';
-import { FaultInjector, FAULTY_COMMAND_TIMEOUT_MS, type FaultyClient, type InjectionCounts } from '../../faults/modelFaults.js';
+import {
+  FaultInjector,
+  FAULTY_COMMAND_TIMEOUT_MS,
+  type FaultyClient,
+  type InjectionCounts,
+} from '../../faults/modelFaults.js';
 import type { LeasedPermitKind } from '../permitKinds.js';
 import { checkRuns, MODEL_CLIENTS, type ModelRunner, type SemaphoreModelReport } from './checkRuns.js';
 import { ExpirableModel } from './ExpirableModel.js';
-import { expirableStep, faultyExpirableStep, FIRST_STEP, type ExpirableStep, type LeaseChoice, type MutatingExpirableStep } from './expirableSteps.js';
+import {
+  expirableStep,
+  faultyExpirableStep,
+  FIRST_STEP,
+  type ExpirableStep,
+  type LeaseChoice,
+  type MutatingExpirableStep,
+} from './expirableSteps.js';
 import { judgeExpirableStep, storedMember, type StoredPermit } from './judgeExpirableStep.js';
 import { judgeSemaphoreHistory } from './judgeSemaphoreStep.js';
 import type { StepOutcome } from './SemaphoreModel.js';
@@ -32,8 +44,18 @@ const RELEASE_PAUSE_MS = 100;
  * and each run's hold-interval history against the limit. A failure carries the seed and path
  * that replay it.
  */
-export function checkExpirableModel(kind: LeasedPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
-  return checkRuns(kind.id, backend, budget, expirableStep(MODEL_CLIENTS), (name, sequence) => new ExpirableRun(backend, name, (client) => kind.createExpirable(client, name), sequence));
+export function checkExpirableModel(
+  kind: LeasedPermitKind,
+  backend: Backend,
+  budget: ModelBudget,
+): Promise<SemaphoreModelReport> {
+  return checkRuns(
+    kind.id,
+    backend,
+    budget,
+    expirableStep(MODEL_CLIENTS),
+    (name, sequence) => new ExpirableRun(backend, name, (client) => kind.createExpirable(client, name), sequence),
+  );
 }
 
 /**
@@ -46,7 +68,11 @@ export function checkExpirableModel(kind: LeasedPermitKind, backend: Backend, bu
  * and is sent again; an `updateLeaseTime` of unknown outcome leaves its holder with the earlier
  * of the two leases, and its signal aborts then.
  */
-export function checkFaultyExpirableModel(kind: LeasedPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
+export function checkFaultyExpirableModel(
+  kind: LeasedPermitKind,
+  backend: Backend,
+  budget: ModelBudget,
+): Promise<SemaphoreModelReport> {
   return checkRuns(
     kind.id,
     backend,
@@ -82,7 +108,12 @@ class ExpirableRun implements ModelRunner {
   readonly #ids: string[] = [];
   #faults: FaultInjector | undefined;
 
-  constructor(backend: Backend, name: string, create: (client: LockClient) => PermitExpirableSemaphore, sequence: readonly ExpirableStep[]) {
+  constructor(
+    backend: Backend,
+    name: string,
+    create: (client: LockClient) => PermitExpirableSemaphore,
+    sequence: readonly ExpirableStep[],
+  ) {
     this.#backend = backend;
     this.#name = name;
     this.#create = create;
@@ -94,7 +125,9 @@ class ExpirableRun implements ModelRunner {
   }
 
   get tallies(): Readonly<Record<string, number>> {
-    return this.#faults === undefined ? {} : { 'permits taken by acquisitions of unknown outcome': this.#model.orphans.length };
+    return this.#faults === undefined
+      ? {}
+      : { 'permits taken by acquisitions of unknown outcome': this.#model.orphans.length };
   }
 
   /**
@@ -108,8 +141,13 @@ class ExpirableRun implements ModelRunner {
     for (const step of [FIRST_STEP, ...this.#sequence]) {
       const passFirst = this.#leases.due() || (step.op === 'inject' && this.#leases.pending);
       const failure =
-        (passFirst ? await this.#step(semaphores, { op: 'pass' }, step.op === 'inject' ? ' (before a step that waits)' : ' (a short lease was near its end)') : undefined) ??
-        (await this.#step(semaphores, step));
+        (passFirst
+          ? await this.#step(
+              semaphores,
+              { op: 'pass' },
+              step.op === 'inject' ? ' (before a step that waits)' : ' (a short lease was near its end)',
+            )
+          : undefined) ?? (await this.#step(semaphores, step));
       if (failure !== undefined) return failure;
     }
     return undefined;
@@ -121,7 +159,11 @@ class ExpirableRun implements ModelRunner {
   }
 
   // One step: on Redis, then on the model; what broke, with the trace, if anything did.
-  async #step(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, note = ''): Promise<string | undefined> {
+  async #step(
+    semaphores: readonly PermitExpirableSemaphore[],
+    step: ExpirableStep,
+    note = '',
+  ): Promise<string | undefined> {
     const at = this.trace.length;
     const performed = await this.#perform(semaphores, step, at);
     const { outcome } = performed;
@@ -130,7 +172,8 @@ class ExpirableRun implements ModelRunner {
     if (outcome === UNKNOWN) {
       await this.#faults?.settle();
       const resolved = this.#resolve(step, at, await this.#read(semaphores[0] ?? fail('no client')));
-      if (resolved === undefined) found.push(`[copy] after ${describeStep(step)}, Redis shows neither the request run once nor not at all`);
+      if (resolved === undefined)
+        found.push(`[copy] after ${describeStep(step)}, Redis shows neither the request run once nor not at all`);
       else this.trace.push(`${at}: ${describeStep(step)} → unknown outcome; Redis shows it ${resolved}`);
       expected = UNKNOWN;
     } else if (performed.retried !== undefined) {
@@ -153,13 +196,29 @@ class ExpirableRun implements ModelRunner {
     }
     const told = this.#holdings.map((holding) => holding.signal.aborted);
     const observed = { outcome, told, ...(await this.#read(semaphores[0] ?? fail('no client'))) };
-    this.trace.push(`${at}: ${describeStep(step)}${note}${performed.note} → ${outcome} (model ${expected}; Redis ${String(observed.stored)}, ${observed.members.length} in {name}:timeout)`);
+    this.trace.push(
+      `${at}: ${describeStep(step)}${note}${performed.note} → ${outcome} (model ${expected}; Redis ${String(observed.stored)}, ${observed.members.length} in {name}:timeout)`,
+    );
     const model = this.#model;
-    found.push(...judgeExpirableStep({ outcome: expected, exists: model.exists, available: model.available, limit: model.limit, members: this.#expectedMembers(), told: model.holdings.map((holding) => holding.told) }, observed));
+    found.push(
+      ...judgeExpirableStep(
+        {
+          outcome: expected,
+          exists: model.exists,
+          available: model.available,
+          limit: model.limit,
+          members: this.#expectedMembers(),
+          told: model.holdings.map((holding) => holding.told),
+        },
+        observed,
+      ),
+    );
     const excesses = judgeSemaphoreHistory(model.grants, model.limits);
     this.excesses = excesses.length;
     found.push(...excesses);
-    return found.length === 0 ? undefined : `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
+    return found.length === 0
+      ? undefined
+      : `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
   }
 
   /**
@@ -167,22 +226,31 @@ class ExpirableRun implements ModelRunner {
    * acquisition the model takes as never given back landed meanwhile, to the model with that
    * give-back too (before the step's own request, or after it).
    */
-  async #applyWithGiveBacks(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, at: number, outcome: StepOutcome): Promise<StepOutcome> {
-    const pending = [...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone').map((permit) => permit.start))];
+  async #applyWithGiveBacks(
+    semaphores: readonly PermitExpirableSemaphore[],
+    step: ExpirableStep,
+    at: number,
+    outcome: StepOutcome,
+  ): Promise<StepOutcome> {
+    const pending = [
+      ...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone').map((permit) => permit.start)),
+    ];
     if (pending.length === 0) return this.#model.apply(step, at);
     const state = await this.#read(semaphores[0] ?? fail('no client'));
     let first: [StepOutcome, ExpirableModel] | undefined;
     for (const started of [undefined, ...pending]) {
       for (const order of started === undefined ? ['none'] : ['before', 'after']) {
         const model = this.#model.clone();
-        const giveBack = () => model.giveBack(model.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
+        const giveBack = () =>
+          model.giveBack(model.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
         if (order === 'before') giveBack();
         const expected = model.apply(step, at);
         if (order === 'after') giveBack();
         first ??= [expected, model];
         if (expected !== outcome || !this.#shows(model, state)) continue;
         this.#model.adopt(model);
-        if (started !== undefined) this.trace.push(`${at}: the give-back of the acquisition at step ${started} landed late`);
+        if (started !== undefined)
+          this.trace.push(`${at}: the give-back of the acquisition at step ${started} landed late`);
         return expected;
       }
     }
@@ -193,8 +261,14 @@ class ExpirableRun implements ModelRunner {
 
   // The model's permits in `{name}:timeout` as the driver shows them, and whether each one's lease ended.
   #expectedMembers(model = this.#model): { member: string; expired: boolean; short: boolean }[] {
-    const known = model.permits.flatMap((permit, index) => (permit.state === 'gone' ? [] : [{ member: storedMember(this.#ids[index] ?? ''), expired: permit.state === 'expired', short: permit.short }]));
-    const orphans = model.orphans.flatMap((permit) => (permit.state === 'gone' ? [] : [{ member: permit.id, expired: permit.state === 'expired', short: permit.short }]));
+    const known = model.permits.flatMap((permit, index) =>
+      permit.state === 'gone'
+        ? []
+        : [{ member: storedMember(this.#ids[index] ?? ''), expired: permit.state === 'expired', short: permit.short }],
+    );
+    const orphans = model.orphans.flatMap((permit) =>
+      permit.state === 'gone' ? [] : [{ member: permit.id, expired: permit.state === 'expired', short: permit.short }],
+    );
     return [...known, ...orphans];
   }
 
@@ -231,7 +305,13 @@ class ExpirableRun implements ModelRunner {
       if (!outcome.startsWith('error:')) candidates.push(['run once', ran]);
     }
     // The give-back of an earlier acquisition taken as never given back may have landed meanwhile.
-    const pending = [...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone' && permit.start !== at).map((permit) => permit.start))];
+    const pending = [
+      ...new Set(
+        this.#model.orphans
+          .filter((permit) => permit.state !== 'gone' && permit.start !== at)
+          .map((permit) => permit.start),
+      ),
+    ];
     for (const [how, model] of [...candidates]) {
       for (const started of pending) {
         const late = model.clone();
@@ -256,7 +336,11 @@ class ExpirableRun implements ModelRunner {
   #shows(model: ExpirableModel, state: ExpirableState): boolean {
     if ((model.exists ? String(model.available) : null) !== state.stored) return false;
     const expected = this.#expectedMembers(model);
-    if (JSON.stringify(expected.map(({ member }) => member).sort()) !== JSON.stringify(state.members.map(({ member }) => member).sort())) return false;
+    if (
+      JSON.stringify(expected.map(({ member }) => member).sort()) !==
+      JSON.stringify(state.members.map(({ member }) => member).sort())
+    )
+      return false;
     return expected.every(({ member, expired, short }) => {
       const score = state.members.find((each) => each.member === member)?.score ?? 0;
       return expired || short === score <= state.readTo + SHORT_LEASE_BOUND_MS;
@@ -267,23 +351,32 @@ class ExpirableRun implements ModelRunner {
   async #read(semaphore: PermitExpirableSemaphore): Promise<ExpirableState> {
     const stored = await this.#backend.command(['GET', semaphore.name], semaphore.name);
     const readFrom = Date.now();
-    const reply = (await this.#backend.command(['ZRANGE', semaphore.timeoutsKey, 0, -1, 'WITHSCORES'], semaphore.name)) as string[];
+    const reply = (await this.#backend.command(
+      ['ZRANGE', semaphore.timeoutsKey, 0, -1, 'WITHSCORES'],
+      semaphore.name,
+    )) as string[];
     const readTo = Date.now();
     const members: StoredPermit[] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) members.push({ member: String(reply[i]), score: Number(reply[i + 1]) });
+    for (let i = 0; i + 1 < reply.length; i += 2)
+      members.push({ member: String(reply[i]), score: Number(reply[i + 1]) });
     return { stored: stored === null ? null : String(stored), members, readFrom, readTo };
   }
 
   // Runs the step on the real semaphore and says what came of it, in the model's terms; `retried`:
   // the acquisition (pick) whose release of unknown outcome was sent again.
-  async #perform(semaphores: readonly PermitExpirableSemaphore[], step: ExpirableStep, at: number): Promise<{ outcome: StepOutcome; note: string; retried?: number }> {
+  async #perform(
+    semaphores: readonly PermitExpirableSemaphore[],
+    step: ExpirableStep,
+    at: number,
+  ): Promise<{ outcome: StepOutcome; note: string; retried?: number }> {
     if (step.op !== 'inject') return { outcome: await this.#outcomeOf(semaphores, step), note: '' };
     const faults = this.#faults;
     const proxied = semaphores.length - 1;
     const target = step.step;
     const byHolding = target.op === 'releaseHeld' || target.op === 'updateLeaseHeld';
     const reachesProxy = !byHolding || this.#takers[this.#holdingPick(target.pick) ?? -1] === proxied;
-    if (faults === undefined || !faults.canInject || !reachesProxy) return { outcome: await this.#outcomeOf(semaphores, target), note: ' (not injected)' };
+    if (faults === undefined || !faults.canInject || !reachesProxy)
+      return { outcome: await this.#outcomeOf(semaphores, target), note: ' (not injected)' };
     const sentAt = performance.now();
     const injection = await faults.around(step.fault, () => this.#call(semaphores, target));
     const note = !injection.injected
@@ -293,17 +386,25 @@ class ExpirableRun implements ModelRunner {
         : ` (cut, partitioned; ${injection.cut?.resent ?? 0} re-sent after)`;
     let { outcome } = injection;
     let retried: number | undefined;
-    if (outcome.status === 'rejected' && outcome.reason instanceof RedisUnavailableError && target.op === 'releaseHeld') {
+    if (
+      outcome.status === 'rejected' &&
+      outcome.reason instanceof RedisUnavailableError &&
+      target.op === 'releaseHeld'
+    ) {
       outcome = await this.#releaseAgain(semaphores, target);
       retried = target.pick;
     }
     const result = outcome.status === 'fulfilled' ? outcome.value : outcomeOfError(outcome.reason);
     // A short lease the request may have set (its outcome known or not) must have ended before time is said to pass.
-    if ('lease' in target && target.lease === 'short' && (result === UNKNOWN || setsShortLease(target, result))) this.#leases.started(sentAt, performance.now());
+    if ('lease' in target && target.lease === 'short' && (result === UNKNOWN || setsShortLease(target, result)))
+      this.#leases.started(sentAt, performance.now());
     return { outcome: result, note, ...(retried === undefined ? {} : { retried }) };
   }
 
-  async #releaseAgain(semaphores: readonly PermitExpirableSemaphore[], step: MutatingExpirableStep): Promise<PromiseSettledResult<StepOutcome>> {
+  async #releaseAgain(
+    semaphores: readonly PermitExpirableSemaphore[],
+    step: MutatingExpirableStep,
+  ): Promise<PromiseSettledResult<StepOutcome>> {
     let last: PromiseSettledResult<StepOutcome> = { status: 'rejected', reason: new Error('not tried') };
     for (let tries = 0; tries < RELEASE_TRIES; tries++) {
       [last] = await Promise.allSettled([this.#call(semaphores, step)]);
@@ -321,7 +422,8 @@ class ExpirableRun implements ModelRunner {
       return outcome;
     } catch (error) {
       const outcome = outcomeOfError(error);
-      if (outcome === UNKNOWN && 'lease' in step && step.lease === 'short') this.#leases.started(sentAt, performance.now());
+      if (outcome === UNKNOWN && 'lease' in step && step.lease === 'short')
+        this.#leases.started(sentAt, performance.now());
       return outcome;
     }
   }
@@ -343,7 +445,10 @@ class ExpirableRun implements ModelRunner {
       case 'availablePermits':
         return `value:${await semaphore.availablePermits()}`;
       case 'tryAcquire': {
-        const held = await semaphore.tryAcquire(step.permits, step.lease === 'watchdog' ? {} : { leaseTime: leaseMs(step.lease) });
+        const held = await semaphore.tryAcquire(
+          step.permits,
+          step.lease === 'watchdog' ? {} : { leaseTime: leaseMs(step.lease) },
+        );
         if (held === null) return 'null';
         this.#holdings.push(held);
         this.#takers.push(step.client);
@@ -360,7 +465,10 @@ class ExpirableRun implements ModelRunner {
   }
 
   // `release()` or `updateLeaseTime(ms)` of the acquisition the step picks (the permits read when there is none).
-  async #onHolding(semaphores: readonly PermitExpirableSemaphore[], step: Extract<ExpirableStep, { op: 'releaseHeld' | 'updateLeaseHeld' }>): Promise<StepOutcome> {
+  async #onHolding(
+    semaphores: readonly PermitExpirableSemaphore[],
+    step: Extract<ExpirableStep, { op: 'releaseHeld' | 'updateLeaseHeld' }>,
+  ): Promise<StepOutcome> {
     const holding = this.#holdings[this.#holdingPick(step.pick) ?? -1];
     if (holding === undefined) return `value:${await (semaphores[0] ?? fail('no client')).availablePermits()}`;
     if (step.op === 'releaseHeld') await holding.release();
@@ -369,10 +477,17 @@ class ExpirableRun implements ModelRunner {
   }
 
   // `tryRelease(id)` or `updateLeaseTime(id, ms)` of the permit id the step picks (the permits read when there is none).
-  async #onId(semaphore: PermitExpirableSemaphore, step: Extract<ExpirableStep, { op: 'releaseId' | 'updateLeaseId' }>): Promise<StepOutcome> {
+  async #onId(
+    semaphore: PermitExpirableSemaphore,
+    step: Extract<ExpirableStep, { op: 'releaseId' | 'updateLeaseId' }>,
+  ): Promise<StepOutcome> {
     const id = this.#ids.length === 0 ? undefined : this.#ids[step.pick % this.#ids.length];
     if (id === undefined) return `value:${await semaphore.availablePermits()}`;
-    return String(step.op === 'releaseId' ? await semaphore.tryRelease(id) : await semaphore.updateLeaseTime(id, leaseMs(step.lease)));
+    return String(
+      step.op === 'releaseId'
+        ? await semaphore.tryRelease(id)
+        : await semaphore.updateLeaseTime(id, leaseMs(step.lease)),
+    );
   }
 }
 

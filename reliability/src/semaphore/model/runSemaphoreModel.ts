@@ -7,7 +7,13 @@ import type { CountingPermitKind, CountingSemaphore, PermitHolding } from '../pe
 import { checkRuns, MODEL_CLIENTS, type ModelRunner, type SemaphoreModelReport } from './checkRuns.js';
 import { judgeSemaphoreHistory, judgeSemaphoreStep } from './judgeSemaphoreStep.js';
 import { SemaphoreModel, type StepOutcome } from './SemaphoreModel.js';
-import { describeStep, faultySemaphoreStep, semaphoreStep, type MutatingSemaphoreStep, type SemaphoreStep } from './semaphoreSteps.js';
+import {
+  describeStep,
+  faultySemaphoreStep,
+  semaphoreStep,
+  type MutatingSemaphoreStep,
+  type SemaphoreStep,
+} from './semaphoreSteps.js';
 
 // What a call that failed with Redis unreachable came to: the model then reads Redis to learn
 // whether its request ran (once) or not.
@@ -22,8 +28,18 @@ const RELEASE_PAUSE_MS = 100;
  * key, and each run's hold-interval history against the limit. A failure carries the seed and
  * path that replay it.
  */
-export function checkSemaphoreModel(kind: CountingPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
-  return checkRuns(kind.id, backend, budget, semaphoreStep(MODEL_CLIENTS), (name, sequence) => new ModelRun(backend, name, (client) => kind.create(client, name), sequence));
+export function checkSemaphoreModel(
+  kind: CountingPermitKind,
+  backend: Backend,
+  budget: ModelBudget,
+): Promise<SemaphoreModelReport> {
+  return checkRuns(
+    kind.id,
+    backend,
+    budget,
+    semaphoreStep(MODEL_CLIENTS),
+    (name, sequence) => new ModelRun(backend, name, (client) => kind.create(client, name), sequence),
+  );
 }
 
 /**
@@ -35,7 +51,11 @@ export function checkSemaphoreModel(kind: CountingPermitKind, backend: Backend, 
  * ran and could not be given back keeps its permits, marked held by nobody), and fails when Redis
  * shows neither.
  */
-export function checkFaultySemaphoreModel(kind: CountingPermitKind, backend: Backend, budget: ModelBudget): Promise<SemaphoreModelReport> {
+export function checkFaultySemaphoreModel(
+  kind: CountingPermitKind,
+  backend: Backend,
+  budget: ModelBudget,
+): Promise<SemaphoreModelReport> {
   return checkRuns(
     kind.id,
     backend,
@@ -69,7 +89,12 @@ class ModelRun implements ModelRunner {
   readonly #orphans: { id: string; permits: number; start: number; end: number }[] = [];
   #faults: FaultInjector | undefined;
 
-  constructor(backend: Backend, name: string, create: (client: LockClient) => CountingSemaphore, sequence: readonly SemaphoreStep[]) {
+  constructor(
+    backend: Backend,
+    name: string,
+    create: (client: LockClient) => CountingSemaphore,
+    sequence: readonly SemaphoreStep[],
+  ) {
     this.#backend = backend;
     this.#name = name;
     this.#create = create;
@@ -81,7 +106,9 @@ class ModelRun implements ModelRunner {
   }
 
   get tallies(): Readonly<Record<string, number>> {
-    return this.#faults === undefined ? {} : { 'permits kept by acquisitions of unknown outcome': this.#model.orphaned };
+    return this.#faults === undefined
+      ? {}
+      : { 'permits kept by acquisitions of unknown outcome': this.#model.orphaned };
   }
 
   /** Runs the sequence on a semaphore of each client. */
@@ -91,7 +118,10 @@ class ModelRun implements ModelRunner {
   }
 
   /** Runs `sequence`; the first step that breaks an invariant ends it, with the message and trace. */
-  async steps(semaphores: readonly CountingSemaphore[], sequence: readonly SemaphoreStep[]): Promise<string | undefined> {
+  async steps(
+    semaphores: readonly CountingSemaphore[],
+    sequence: readonly SemaphoreStep[],
+  ): Promise<string | undefined> {
     for (const [at, step] of sequence.entries()) {
       const { outcome, note } = await this.#perform(semaphores, step, at);
       let expected: StepOutcome;
@@ -103,24 +133,36 @@ class ModelRun implements ModelRunner {
         state = await this.#read();
         const resolved = this.#resolve(step, at, state);
         expected = UNKNOWN;
-        if (resolved === undefined) found.push(`[copy] Redis shows ${JSON.stringify(state)} after ${describeStep(step)}: neither the request run once nor not at all`);
+        if (resolved === undefined)
+          found.push(
+            `[copy] Redis shows ${JSON.stringify(state)} after ${describeStep(step)}: neither the request run once nor not at all`,
+          );
         else this.trace.push(`${at}: ${describeStep(step)} → unknown outcome; Redis shows it ${resolved}`);
       } else {
         state = await this.#read();
         expected = this.#applyWithGiveBacks(step, at, outcome, state);
       }
-      this.trace.push(`${at}: ${describeStep(step)}${note} → ${outcome} (model ${expected}; Redis ${String(state.stored)}, ${state.marked} marked held)`);
+      this.trace.push(
+        `${at}: ${describeStep(step)}${note} → ${outcome} (model ${expected}; Redis ${String(state.stored)}, ${state.marked} marked held)`,
+      );
       const model = this.#model;
       found.push(
         ...judgeSemaphoreStep(
-          { outcome: expected, exists: model.exists, available: model.available, limit: model.limit, held: model.held + model.orphaned },
+          {
+            outcome: expected,
+            exists: model.exists,
+            available: model.available,
+            limit: model.limit,
+            held: model.held + model.orphaned,
+          },
           { outcome, stored: state.stored, marked: state.marked },
         ),
       );
       const excesses = judgeSemaphoreHistory([...this.#history, ...this.#orphans], model.limits);
       this.excesses = excesses.length;
       found.push(...excesses);
-      if (found.length > 0) return `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
+      if (found.length > 0)
+        return `model violated at step ${at}:\n  ${found.join('\n  ')}\ntrace:\n${this.trace.join('\n')}`;
     }
     return undefined;
   }
@@ -137,14 +179,24 @@ class ModelRun implements ModelRunner {
    */
   #applyWithGiveBacks(step: SemaphoreStep, at: number, outcome: StepOutcome, state: SemaphoreState): StepOutcome {
     let first: [StepOutcome, SemaphoreModel] | undefined;
-    const options = [{ orphan: undefined, before: true }, ...this.#orphans.filter((each) => each.end === Infinity).flatMap((orphan) => [true, false].map((before) => ({ orphan, before })))];
+    const options = [
+      { orphan: undefined, before: true },
+      ...this.#orphans
+        .filter((each) => each.end === Infinity)
+        .flatMap((orphan) => [true, false].map((before) => ({ orphan, before }))),
+    ];
     for (const { orphan, before } of options) {
       const model = this.#model.clone();
       if (orphan !== undefined && before) model.giveBack(orphan.permits);
       const expected = model.apply(step, at);
       if (orphan !== undefined && !before) model.giveBack(orphan.permits);
       first ??= [expected, model];
-      if (expected !== outcome || (model.exists ? String(model.available) : null) !== state.stored || model.held + model.orphaned !== state.marked) continue;
+      if (
+        expected !== outcome ||
+        (model.exists ? String(model.available) : null) !== state.stored ||
+        model.held + model.orphaned !== state.marked
+      )
+        continue;
       this.#model.adopt(model);
       if (orphan !== undefined) {
         orphan.end = at;
@@ -159,8 +211,14 @@ class ModelRun implements ModelRunner {
 
   async #read(): Promise<SemaphoreState> {
     const holds = holdMarkersKey(this.#name);
-    const [stored, marks] = await Promise.all([this.#backend.command(['GET', this.#name], this.#name), this.#backend.command(['HVALS', holds], this.#name)]);
-    return { stored: stored === null ? null : String(stored), marked: (marks as unknown[]).reduce<number>((sum, value) => sum + Number(value), 0) };
+    const [stored, marks] = await Promise.all([
+      this.#backend.command(['GET', this.#name], this.#name),
+      this.#backend.command(['HVALS', holds], this.#name),
+    ]);
+    return {
+      stored: stored === null ? null : String(stored),
+      marked: (marks as unknown[]).reduce<number>((sum, value) => sum + Number(value), 0),
+    };
   }
 
   /**
@@ -188,18 +246,28 @@ class ModelRun implements ModelRunner {
         candidates.push([`${how}, and the give-back of ${orphan.id} landed late`, late]);
       }
     }
-    const shown = candidates.find(([, model]) => (model.exists ? String(model.available) : null) === state.stored && model.held + model.orphaned === state.marked);
+    const shown = candidates.find(
+      ([, model]) =>
+        (model.exists ? String(model.available) : null) === state.stored &&
+        model.held + model.orphaned === state.marked,
+    );
     if (shown === undefined) return undefined;
     const [how, model] = shown;
     this.#model.adopt(model);
     for (const orphan of pending) if (how.includes(`give-back of ${orphan.id} `)) orphan.end = at;
-    if (how === 'taken and never given back' && 'permits' in change) this.#orphans.push({ id: `orphan@${at}`, permits: change.permits, start: at, end: Infinity });
+    if (how === 'taken and never given back' && 'permits' in change)
+      this.#orphans.push({ id: `orphan@${at}`, permits: change.permits, start: at, end: Infinity });
     return how;
   }
 
   // Runs the step on the real semaphore and says what came of it, in the model's terms.
-  async #perform(semaphores: readonly CountingSemaphore[], step: SemaphoreStep, at: number): Promise<{ outcome: StepOutcome; note: string }> {
-    if (step.op !== 'inject') return { outcome: await this.#outcomeOf(() => this.#call(semaphores, step, at)), note: '' };
+  async #perform(
+    semaphores: readonly CountingSemaphore[],
+    step: SemaphoreStep,
+    at: number,
+  ): Promise<{ outcome: StepOutcome; note: string }> {
+    if (step.op !== 'inject')
+      return { outcome: await this.#outcomeOf(() => this.#call(semaphores, step, at)), note: '' };
     const faults = this.#faults;
     const proxied = semaphores.length - 1;
     // A release of a grant another client took does not go through the proxy: run it plainly.
@@ -216,13 +284,21 @@ class ModelRun implements ModelRunner {
     let { outcome } = injection;
     // A release of unknown outcome leaves the permits releasable: sent again (the same request),
     // it gives back only what is still held, as an application would retry it.
-    if (outcome.status === 'rejected' && outcome.reason instanceof RedisUnavailableError && step.step.op === 'releaseHeld') {
+    if (
+      outcome.status === 'rejected' &&
+      outcome.reason instanceof RedisUnavailableError &&
+      step.step.op === 'releaseHeld'
+    ) {
       outcome = await this.#releaseAgain(semaphores, step.step, at);
     }
     return { outcome: outcome.status === 'fulfilled' ? outcome.value : outcomeOfError(outcome.reason), note };
   }
 
-  async #releaseAgain(semaphores: readonly CountingSemaphore[], step: MutatingSemaphoreStep, at: number): Promise<PromiseSettledResult<StepOutcome>> {
+  async #releaseAgain(
+    semaphores: readonly CountingSemaphore[],
+    step: MutatingSemaphoreStep,
+    at: number,
+  ): Promise<PromiseSettledResult<StepOutcome>> {
     let last: PromiseSettledResult<StepOutcome> = { status: 'rejected', reason: new Error('not tried') };
     for (let tries = 0; tries < RELEASE_TRIES; tries++) {
       [last] = await Promise.allSettled([this.#call(semaphores, step, at)]);
@@ -249,7 +325,10 @@ class ModelRun implements ModelRunner {
         return String(await semaphore.trySetPermits(step.permits));
       case 'tryAcquire':
       case 'acquire': {
-        const holding = step.op === 'acquire' ? await semaphore.acquire(step.permits, { waitTime: 0 }) : await semaphore.tryAcquire(step.permits);
+        const holding =
+          step.op === 'acquire'
+            ? await semaphore.acquire(step.permits, { waitTime: 0 })
+            : await semaphore.tryAcquire(step.permits);
         if (holding === null) return 'null';
         this.#holdings.push(holding);
         this.#takers.push(step.client);

@@ -23,7 +23,12 @@ export type SemaphoreStep =
   | { readonly op: 'inject'; readonly fault: InjectedFault; readonly step: MutatingSemaphoreStep };
 
 /** The steps that change a semaphore: what an injected fault targets. */
-export type MutatingSemaphoreStep = Extract<SemaphoreStep, { readonly op: 'trySetPermits' | 'tryAcquire' | 'acquire' | 'releaseHeld' | 'release' | 'addPermits' | 'drainPermits' }>;
+export type MutatingSemaphoreStep = Extract<
+  SemaphoreStep,
+  {
+    readonly op: 'trySetPermits' | 'tryAcquire' | 'acquire' | 'releaseHeld' | 'release' | 'addPermits' | 'drainPermits';
+  }
+>;
 
 // The most permits a step sets, asks for or adds: small, so that acquisitions both fit and do not.
 const MOST = 4;
@@ -41,13 +46,34 @@ export function faultySemaphoreStep(clients: number): fc.Arbitrary<SemaphoreStep
     { weight: 3, arbitrary: fc.record({ op: fc.constant('tryAcquire' as const), client, permits }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('acquire' as const), client, permits }) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('releaseHeld' as const), pick: fc.nat() }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('release' as const), client, permits: fc.integer({ min: 1, max: MOST - 1 }) }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('addPermits' as const), client, permits: fc.integer({ min: -MOST + 1, max: MOST - 1 }).filter((n) => n !== 0) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('release' as const),
+        client,
+        permits: fc.integer({ min: 1, max: MOST - 1 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('addPermits' as const),
+        client,
+        permits: fc.integer({ min: -MOST + 1, max: MOST - 1 }).filter((n) => n !== 0),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('drainPermits' as const), client }) },
   );
   return fc.oneof(
     { weight: 3, arbitrary: semaphoreStep(clients) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('inject' as const), fault: fc.constantFrom(...INJECTED_FAULTS), step: target }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('inject' as const),
+        fault: fc.constantFrom(...INJECTED_FAULTS),
+        step: target,
+      }),
+    },
   );
 }
 
@@ -60,8 +86,22 @@ export function semaphoreStep(clients: number): fc.Arbitrary<SemaphoreStep> {
     { weight: 4, arbitrary: fc.record({ op: fc.constant('tryAcquire' as const), client, permits }) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('acquire' as const), client, permits }) },
     { weight: 5, arbitrary: fc.record({ op: fc.constant('releaseHeld' as const), pick: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('release' as const), client, permits: fc.integer({ min: 0, max: MOST - 1 }) }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('addPermits' as const), client, permits: fc.integer({ min: -MOST + 1, max: MOST - 1 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('release' as const),
+        client,
+        permits: fc.integer({ min: 0, max: MOST - 1 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('addPermits' as const),
+        client,
+        permits: fc.integer({ min: -MOST + 1, max: MOST - 1 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('drainPermits' as const), client }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('availablePermits' as const), client }) },
   );
@@ -70,6 +110,9 @@ export function semaphoreStep(clients: number): fc.Arbitrary<SemaphoreStep> {
 /** A step (of any model) as one line of a trace; an injected step as its fault and its operation. */
 export function describeStep(step: { readonly op: string }): string {
   const { op, ...args } = step;
-  if (op === 'inject' && 'step' in args && 'fault' in args) return `${String(args.fault)}:${describeStep(args.step as { readonly op: string })}`;
-  return `${op}(${Object.entries(args).map(([key, value]) => `${key}=${String(value)}`).join(', ')})`;
+  if (op === 'inject' && 'step' in args && 'fault' in args)
+    return `${String(args.fault)}:${describeStep(args.step as { readonly op: string })}`;
+  return `${op}(${Object.entries(args)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(', ')})`;
 }
