@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
+import { COMMON_OPTIONS, type CommandName, type CommandOptions, type CommandSyntax } from './commandSyntax.js';
+import { LS_SYNTAX } from './commands/ls.js';
+import { SHOW_SYNTAX } from './commands/show.js';
+import { UNLOCK_SYNTAX } from './commands/unlock.js';
+import { WATCH_SYNTAX } from './commands/watch.js';
 import { CliError } from './errors.js';
-import { DEFAULT_URL } from './url.js';
 
 /** A command line, parsed and checked. */
 export type ParsedCommand =
-  | { readonly command: 'help' }
+  /** `--help`: of one command when `topic` names it, else of them all. */
+  | { readonly command: 'help'; readonly topic?: CommandName }
   | { readonly command: 'ls'; readonly url: string; readonly json: boolean; readonly pattern: string }
   | { readonly command: 'show'; readonly url: string; readonly json: boolean; readonly name: string }
   | {
@@ -24,95 +29,99 @@ export type ParsedCommand =
       readonly yes: boolean;
     };
 
-/** The `--help` text. */
-export const HELP = `Usage: deadbolt <command> [options]
-
-Inspect and force-unlock distributed locks stored in Redisson's layout on Redis, taken by
-Deadbolt or by Java services using Redisson.
-
-Commands:
-  ls [pattern]            every lock whose name matches a Redis glob (default *): kind, holders
-                          and hold counts, TTL, readers, fair-queue waiters
-  show <name>             one lock in full: holders (client id and owner id apart), each read
-                          hold's lease, the fair queue with deadlines, the fencing token
-  watch <name>            the lock, redrawn every --interval ms with what changed (acquired,
-                          released, handed off, waiters joining and leaving) until Ctrl-C
-  unlock <name> --force   deletes the lock, held by whoever it shows, and wakes its waiters as a
-                          release of its kind does; asks first on a terminal (--yes skips the
-                          question). Only the holds it read are freed: if the lock changed
-                          meanwhile, nothing is deleted (exit 1; run again)
-
-Options:
-  --url <url>        redis://[user:password@]host:port[/db], rediss:// for TLS
-                     (default ${DEFAULT_URL}); a cluster is detected and every master scanned
-  --json             machine-readable output (watch: one JSON object per line)
-  --interval <ms>    watch: between looks (default 500)
-  --count <n>        watch: stop after n looks (default: until Ctrl-C)
-  --force            unlock: required
-  --yes, -y          unlock: do not ask
-  --help, -h         this text
-
-What the keys can and cannot tell:
-  Kinds are told apart by their keys: a hash with a "mode" field is a read-write lock; a lock
-  hash with a queue (redisson_lock_queue:{name}) is a fair lock, with a token counter
-  (redisson_lock_token:{name}) a fenced lock. A fair lock nobody waits for has no queue and shows
-  as "lock"; a lock once taken as a fenced lock keeps its counter and shows as "fenced".
-  Hold markers, request records, queues, deadlines, counters and read-hold keys are shown as part
-  of their lock, never as locks of their own. A Redisson semaphore is a plain string of permits:
-  it is found only while someone waits on its channel redisson_sc:{name}; one nobody waits on
-  cannot be told from any other counter, and is not listed. Plain-lock waiters are not listed
-  either: they wait on a pub/sub channel and leave no key.
-
-Exit status: 0 on success, 1 on an error (one line on stderr), 2 on a usage error.
-`;
-
-const OPTIONS = {
-  url: { type: 'string', default: DEFAULT_URL },
-  json: { type: 'boolean', default: false },
-  interval: { type: 'string', default: '500' },
-  count: { type: 'string' },
-  force: { type: 'boolean', default: false },
-  yes: { type: 'boolean', short: 'y', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+/** Every command, in the order help lists them. */
+export const COMMANDS: readonly CommandSyntax[] = [LS_SYNTAX, SHOW_SYNTAX, WATCH_SYNTAX, UNLOCK_SYNTAX];
 
 /**
- * Parses `argv` (without node and the script).
+ * Parses `argv` (without node and the script). Each command takes its own options and the common
+ * ones ({@link COMMON_OPTIONS}); `deadbolt <command> --help` and `deadbolt help <command>` ask
+ * for one command's help.
  *
- * @throws {@link CliError} `usage` for an unknown command or option, or a missing argument
+ * @throws {@link CliError} `usage` for an unknown command, an option the command does not take,
+ *   a bad option value, or a missing argument
  */
 export function parseCommand(argv: readonly string[]): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new CliError('usage', `${error instanceof Error ? error.message : String(error)} (see deadbolt --help)`);
+  const { positionals, tokens } = firstLook(argv);
+  const [command, topic] = positionals;
+  if (command === undefined) return { command: 'help' };
+  if (command === 'help') return topic === undefined ? { command } : { command, topic: syntaxOf(topic).name };
+  const syntax = syntaxOf(command);
+  for (const token of tokens) {
+    if (token.kind === 'option' && !takes(syntax, token.name))
+      throw notAnOption(syntax.name, token.rawName, token.name);
   }
-  const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined || command === 'help') return { command: 'help' };
-  const common = { url: values.url, json: values.json };
-  switch (command) {
-    case 'ls':
-      return { command, ...common, pattern: onlyArgument(command, rest, false) ?? '*' };
-    case 'show':
-      return { command, ...common, name: requiredName(command, rest) };
-    case 'watch':
+  switch (syntax.name) {
+    case 'ls': {
+      const { values, args } = parseFor(argv, LS_SYNTAX);
+      if (values.help) return { command: 'help', topic: 'ls' };
+      return { command: 'ls', url: values.url, json: values.json, pattern: onlyArgument('ls', args, false) ?? '*' };
+    }
+    case 'show': {
+      const { values, args } = parseFor(argv, SHOW_SYNTAX);
+      if (values.help) return { command: 'help', topic: 'show' };
+      return { command: 'show', url: values.url, json: values.json, name: requiredName('show', args) };
+    }
+    case 'watch': {
+      const { values, args } = parseFor(argv, WATCH_SYNTAX);
+      if (values.help) return { command: 'help', topic: 'watch' };
       return {
-        command,
-        ...common,
-        name: requiredName(command, rest),
+        command: 'watch',
+        url: values.url,
+        json: values.json,
+        name: requiredName('watch', args),
         interval: positive('--interval', values.interval),
         count: values.count === undefined ? Infinity : positive('--count', values.count),
       };
-    case 'unlock':
-      return { command, ...common, name: requiredName(command, rest), force: values.force, yes: values.yes };
-    default:
-      throw new CliError(
-        'usage',
-        `unknown command "${command}" (commands: ls, show, watch, unlock; see deadbolt --help)`,
-      );
+    }
+    case 'unlock': {
+      const { values, args } = parseFor(argv, UNLOCK_SYNTAX);
+      if (values.help) return { command: 'help', topic: 'unlock' };
+      const { url, json, force, yes } = values;
+      return { command: 'unlock', url, json, name: requiredName('unlock', args), force, yes };
+    }
   }
+}
+
+// Every option any command takes: enough to tell option values from positionals before the
+// command is known, and to name the command an option belongs to.
+const ANY_OPTION: CommandOptions = Object.fromEntries(
+  [COMMON_OPTIONS, ...COMMANDS.map((syntax) => syntax.options)].flatMap((options) => Object.entries(options)),
+);
+
+/** The positionals (the command first) and the options as given, before the command is known. */
+function firstLook(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: ANY_OPTION, allowPositionals: true, strict: false, tokens: true });
+}
+
+function takes(syntax: CommandSyntax, option: string): boolean {
+  return Object.hasOwn(COMMON_OPTIONS, option) || Object.hasOwn(syntax.options, option);
+}
+
+function syntaxOf(command: string): CommandSyntax {
+  const syntax = COMMANDS.find((candidate) => candidate.name === command);
+  if (syntax === undefined) {
+    const names = COMMANDS.map((candidate) => candidate.name).join(', ');
+    throw new CliError('usage', `unknown command "${command}" (commands: ${names}; see deadbolt --help)`);
+  }
+  return syntax;
+}
+
+/** Parses `argv` with the options of `syntax`'s command, once they are known to be its own. */
+function parseFor<const Own extends CommandOptions>(argv: readonly string[], syntax: { name: string; options: Own }) {
+  try {
+    const options = { ...COMMON_OPTIONS, ...syntax.options };
+    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return { values, args: positionals.slice(1) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliError('usage', `${message} (see deadbolt ${syntax.name} --help)`);
+  }
+}
+
+function notAnOption(command: CommandName, rawName: string, name: string): CliError {
+  const owners = COMMANDS.filter((syntax) => Object.hasOwn(syntax.options, name)).map((syntax) => syntax.name);
+  const whose = owners.length === 0 ? 'no command takes it' : `it is an option of ${owners.join(', ')}`;
+  return new CliError('usage', `${command} does not take ${rawName}: ${whose} (see deadbolt ${command} --help)`);
 }
 
 function requiredName(command: string, rest: readonly string[]): string {

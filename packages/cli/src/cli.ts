@@ -1,10 +1,11 @@
-import { HELP, parseCommand, type ParsedCommand } from './args.js';
+import { COMMANDS, parseCommand, type ParsedCommand } from './args.js';
 import { lsCommand } from './commands/ls.js';
 import { showCommand } from './commands/show.js';
 import { unlockCommand } from './commands/unlock.js';
 import { watchCommand } from './commands/watch.js';
 import { connect, type Connection } from './connection.js';
 import { CliError, toCliError } from './errors.js';
+import { commandHelp, generalHelp } from './help.js';
 import type { CommandIo } from './io.js';
 
 /**
@@ -22,7 +23,8 @@ export async function runCli(
   try {
     const parsed = parseCommand(argv);
     if (parsed.command === 'help') {
-      io.write(HELP);
+      const topic = COMMANDS.find((command) => command.name === parsed.topic);
+      io.write(topic === undefined ? generalHelp(COMMANDS) : commandHelp(topic));
       return 0;
     }
     const connection = await connect(parsed.url);

@@ -28,9 +28,12 @@ export function formatDeadline(deadline: number | null, now: number): string {
   return left >= 0 ? `in ${formatDuration(left)}` : `passed ${formatDuration(-left)} ago`;
 }
 
-/** `clientId:ownerId` shortened for a table: the client id's first 8 characters are enough to tell clients apart. */
-export function shortOwner(owner: OwnerName): string {
-  return `${owner.clientId.slice(0, 8)}:${owner.ownerId}`;
+/**
+ * `clientId:ownerId`, whole: services are told apart by their client ids, which the operations
+ * guide asks them to make readable, and a cut one could name two services alike.
+ */
+export function ownerLabel(owner: OwnerName): string {
+  return `${owner.clientId}:${owner.ownerId}`;
 }
 
 /** The kind column: `read-write (read)` for a read-write lock. */

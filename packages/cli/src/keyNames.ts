@@ -1,7 +1,8 @@
-import { holdMarkersKey, prefixedName } from '@deadbolt/core/kit';
-import { fairLockKeys } from '@deadbolt/fair-lock';
-import { fencingTokenKey } from '@deadbolt/fenced-lock';
-import { readWriteLockKeys } from '@deadbolt/rwlock';
+import { holdMarkersKey, LOCK_KEY_LAYOUT, type KeyLayout } from '@deadbolt/core/kit';
+import { FAIR_LOCK_KEY_LAYOUT, fairLockKeys } from '@deadbolt/fair-lock';
+import { FENCED_LOCK_KEY_LAYOUT, fencingTokenKey } from '@deadbolt/fenced-lock';
+import { READ_WRITE_LOCK_KEY_LAYOUT, readWriteLockKeys } from '@deadbolt/rwlock';
+import { SEMAPHORE_KEY_LAYOUT } from '@deadbolt/semaphore';
 
 /**
  * The keys around a lock named `name`, derived by the lock kinds' own helpers so that the command
@@ -34,46 +35,24 @@ export function lockKeys(name: string): LockKeys {
   };
 }
 
-/** A Redisson semaphore's channel, `redisson_sc:{name}`: where its releases are announced. */
-export const SEMAPHORE_CHANNEL_PREFIX = 'redisson_sc';
-
-/** The semaphore channel of `name`. */
-export function semaphoreChannel(name: string): string {
-  return prefixedName(SEMAPHORE_CHANNEL_PREFIX, name);
-}
+/** The layouts of the kinds the command reads: what each derives from a lock's name. */
+const LAYOUTS: readonly KeyLayout[] = [
+  LOCK_KEY_LAYOUT,
+  FAIR_LOCK_KEY_LAYOUT,
+  FENCED_LOCK_KEY_LAYOUT,
+  READ_WRITE_LOCK_KEY_LAYOUT,
+  SEMAPHORE_KEY_LAYOUT,
+];
 
 /**
- * Prefixes of the keys (and channels) that belong to a lock rather than being one: Deadbolt's
- * hold markers and request records, the fair queue and deadlines, the token counter, the channels.
+ * Whether `key` belongs to some lock (see {@link lockKeys}) and so is not a lock of its own: a
+ * name one of the kinds derives from a lock's name (hold markers and request records, the fair
+ * queue and deadlines, the token counter, the channels, the read holds' lease keys).
  */
-const BELONGING_PREFIXES = [
-  'deadbolt_holds',
-  'deadbolt_request',
-  'redisson_lock_queue',
-  'redisson_lock_timeout',
-  'redisson_lock_token',
-  'redisson_lock__channel',
-  'redisson_rwlock',
-  SEMAPHORE_CHANNEL_PREFIX,
-] as const;
-
-/** Whether `key` belongs to some lock (see {@link lockKeys}) and so is not a lock of its own. */
 export function belongsToALock(key: string): boolean {
-  if (BELONGING_PREFIXES.some((prefix) => key.startsWith(`${prefix}:`))) return true;
-  // A read hold's lease key: `{name}:<clientId>:<ownerId>:rwlock_timeout:<n>`.
-  return /:rwlock_timeout:\d+$/.test(key);
-}
-
-/**
- * The lock name a derived key or channel (`<prefix>:{name}`, or `<prefix>:name` for a name with
- * its own braces) was made from; `undefined` when `key` does not start with `<prefix>:`.
- * `prefix:{x}` could also come from the name `{x}` itself; the name without braces is the one
- * Redisson's and Deadbolt's helpers would make it from, so that is the answer.
- */
-export function nameFromDerived(prefix: string, key: string): string | undefined {
-  if (!key.startsWith(`${prefix}:`)) return undefined;
-  const rest = key.slice(prefix.length + 1);
-  const tagged = /^\{([^{}]*)\}$/.exec(rest);
-  const name = tagged?.[1] ?? rest;
-  return name !== '' && prefixedName(prefix, name) === key ? name : undefined;
+  return LAYOUTS.some(
+    (layout) =>
+      Object.values(layout.prefixes).some((prefix) => key.startsWith(`${prefix}:`)) ||
+      layout.isSuffixed?.(key) === true,
+  );
 }

@@ -1,7 +1,10 @@
 import type { Redis } from 'ioredis';
 import { redisCall, type Connection } from './connection.js';
 import { matchesGlob } from './glob.js';
-import { belongsToALock, nameFromDerived, SEMAPHORE_CHANNEL_PREFIX } from './keyNames.js';
+import { nameFromPrefixed } from '@deadbolt/core/kit';
+import { FAIR_LOCK_KEY_LAYOUT } from '@deadbolt/fair-lock';
+import { SEMAPHORE_KEY_LAYOUT } from '@deadbolt/semaphore';
+import { belongsToALock } from './keyNames.js';
 
 /** Where a lock name was found; {@link findLockNames} returns every name with how it was found. */
 export interface FoundNames {
@@ -13,7 +16,9 @@ export interface FoundNames {
   readonly semaphores: ReadonlySet<string>;
 }
 
-const QUEUE_PREFIX = 'redisson_lock_queue';
+// A free fair lock has only its queue; a semaphore is found by its channel.
+const QUEUE_PREFIX = FAIR_LOCK_KEY_LAYOUT.prefixes.queue;
+const SEMAPHORE_CHANNEL_PREFIX = SEMAPHORE_KEY_LAYOUT.prefixes.channel;
 // Big enough that a large keyspace takes few round trips, small enough that a reply stays small.
 const SCAN_COUNT = 1_000;
 
@@ -29,9 +34,9 @@ export async function findLockNames(connection: Connection, pattern: string): Pr
   for (const master of connection.masters()) {
     for (const key of await scanKeys(master, pattern, 'hash')) if (!belongsToALock(key)) hashes.add(key);
     for (const key of await scanKeys(master, `${QUEUE_PREFIX}:*`, 'list'))
-      addMatching(queued, nameFromDerived(QUEUE_PREFIX, key), pattern);
+      addMatching(queued, nameFromPrefixed(QUEUE_PREFIX, key), pattern);
     for (const channel of await semaphoreChannels(master))
-      addMatching(semaphores, nameFromDerived(SEMAPHORE_CHANNEL_PREFIX, channel), pattern);
+      addMatching(semaphores, nameFromPrefixed(SEMAPHORE_CHANNEL_PREFIX, channel), pattern);
   }
   return { hashes, queued, semaphores };
 }

@@ -1,4 +1,4 @@
-import { formatDeadline, formatDuration, formatHoldTtl, formatKind, formatTtl, shortOwner } from './format.js';
+import { formatDeadline, formatDuration, formatHoldTtl, formatKind, formatTtl, ownerLabel } from './format.js';
 import type { Holder, LockInfo, QueuedWaiter } from './LockInfo.js';
 import { renderTable, type Column } from './table.js';
 
@@ -14,7 +14,7 @@ const LIST_COLUMNS: readonly Column<LockInfo>[] = [
     header: 'HOLDER',
     value: (lock) =>
       ownersOf(lock)
-        .map((h) => `${shortOwner(h)} x${h.holds}`)
+        .map((h) => `${ownerLabel(h)} x${h.holds}`)
         .join(', ') || '-',
   },
   {

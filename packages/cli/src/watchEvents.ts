@@ -1,4 +1,4 @@
-import { shortOwner } from './format.js';
+import { ownerLabel } from './format.js';
 import { ownerName, type Holder, type LockInfo } from './LockInfo.js';
 
 /**
@@ -22,7 +22,7 @@ function holdersOf(lock: LockInfo | null, readers: boolean): readonly Holder[] {
 }
 
 function exclusiveEvents(before: readonly Holder[], after: readonly Holder[]): string[] {
-  const names = (holders: readonly Holder[]) => holders.map(shortOwner).join(', ');
+  const names = (holders: readonly Holder[]) => holders.map(ownerLabel).join(', ');
   if (before.length === 0 && after.length === 0) return [];
   if (before.length === 0) return [`acquired by ${names(after)}`];
   if (after.length === 0) return [`released by ${names(before)} (or its lease ran out, or it was force-unlocked)`];
@@ -32,7 +32,7 @@ function exclusiveEvents(before: readonly Holder[], after: readonly Holder[]): s
   return after.flatMap((holder) => {
     const was = before.find((other) => other.field === holder.field)?.holds;
     return was !== undefined && was !== holder.holds
-      ? [`holds of ${shortOwner(holder)}: ${was} -> ${holder.holds}`]
+      ? [`holds of ${ownerLabel(holder)}: ${was} -> ${holder.holds}`]
       : [];
   });
 }
@@ -41,7 +41,7 @@ function exclusiveEvents(before: readonly Holder[], after: readonly Holder[]): s
 function comings(what: string, before: readonly { field: string }[], after: readonly { field: string }[]): string[] {
   const had = new Set(before.map((entry) => entry.field));
   const has = new Set(after.map((entry) => entry.field));
-  const label = (field: string) => shortOwner(ownerName(field));
+  const label = (field: string) => ownerLabel(ownerName(field));
   return [
     ...[...has].filter((field) => !had.has(field)).map((field) => `${what} ${label(field)} joined`),
     ...[...had].filter((field) => !has.has(field)).map((field) => `${what} ${label(field)} left`),

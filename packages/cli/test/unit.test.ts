@@ -1,11 +1,15 @@
-// The parts that need no server: URLs, globs, key names, arguments, what `watch` reports.
+// The parts that need no server: URLs, globs, key names, arguments, help, views, what `watch` reports.
+import { nameFromPrefixed } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../src/args.js';
+import { COMMANDS, parseCommand } from '../src/args.js';
+import type { CommandOption, CommandSyntax } from '../src/commandSyntax.js';
 import { CliError } from '../src/errors.js';
 import { matchesGlob } from '../src/glob.js';
-import { belongsToALock, lockKeys, nameFromDerived } from '../src/keyNames.js';
+import { commandHelp, generalHelp } from '../src/help.js';
+import { belongsToALock, lockKeys } from '../src/keyNames.js';
 import type { LockInfo } from '../src/LockInfo.js';
 import { parseRedisUrl } from '../src/url.js';
+import { renderLock, renderLockList } from '../src/views.js';
 import { lockEvents } from '../src/watchEvents.js';
 
 const codeOf = (fn: () => unknown) => {
@@ -77,10 +81,10 @@ describe('key names', () => {
   });
 
   it('reads the lock name back from a derived key', () => {
-    expect(nameFromDerived('redisson_lock_queue', 'redisson_lock_queue:{orders:1}')).toBe('orders:1');
-    expect(nameFromDerived('redisson_lock_queue', 'redisson_lock_queue:{tag}x')).toBe('{tag}x');
-    expect(nameFromDerived('redisson_lock_queue', 'redisson_lock_queue:plain')).toBeUndefined();
-    expect(nameFromDerived('redisson_lock_queue', 'other:{x}')).toBeUndefined();
+    expect(nameFromPrefixed('redisson_lock_queue', 'redisson_lock_queue:{orders:1}')).toBe('orders:1');
+    expect(nameFromPrefixed('redisson_lock_queue', 'redisson_lock_queue:{tag}x')).toBe('{tag}x');
+    expect(nameFromPrefixed('redisson_lock_queue', 'redisson_lock_queue:plain')).toBeUndefined();
+    expect(nameFromPrefixed('redisson_lock_queue', 'other:{x}')).toBeUndefined();
   });
 });
 
@@ -119,6 +123,107 @@ describe('parseCommand', () => {
         argv.join(' '),
       ).toBe('usage');
     }
+  });
+});
+
+describe('options per command', () => {
+  const usageMessage = (argv: string[]) => {
+    try {
+      parseCommand(argv);
+    } catch (error) {
+      if (error instanceof CliError && error.code === 'usage') return error.message;
+    }
+    return 'no usage error';
+  };
+  const argvWith = (command: CommandSyntax, option: string, config: CommandOption) => [
+    command.name,
+    'a',
+    `--${option}`,
+    ...(config.type === 'string' ? ['1'] : []),
+  ];
+
+  it("takes each command's own options, and refuses every other command's, naming the option and the command", () => {
+    for (const command of COMMANDS) {
+      for (const other of COMMANDS) {
+        for (const [option, config] of Object.entries(other.options)) {
+          const argv = argvWith(command, option, config);
+          if (other === command) expect(parseCommand(argv), argv.join(' ')).toMatchObject({ command: command.name });
+          else
+            expect(usageMessage(argv), argv.join(' ')).toBe(
+              `${command.name} does not take --${option}: it is an option of ${other.name} (see deadbolt ${command.name} --help)`,
+            );
+        }
+      }
+    }
+    expect(usageMessage(['show', 'a', '-y'])).toBe(
+      'show does not take -y: it is an option of unlock (see deadbolt show --help)',
+    );
+    expect(usageMessage(['ls', '--nope'])).toBe(
+      'ls does not take --nope: no command takes it (see deadbolt ls --help)',
+    );
+  });
+
+  it('takes the connection and output options with every command, before or after it', () => {
+    expect(parseCommand(['--url', 'redis://h:1', '--json', 'show', 'a'])).toEqual({
+      command: 'show',
+      url: 'redis://h:1',
+      json: true,
+      name: 'a',
+    });
+    for (const command of COMMANDS)
+      expect(parseCommand([command.name, 'a', '--url', 'redis://h:2', '--json'])).toMatchObject({
+        url: 'redis://h:2',
+        json: true,
+      });
+  });
+
+  it("gives one command's help after the command or after help", () => {
+    expect(parseCommand(['watch', '--help'])).toEqual({ command: 'help', topic: 'watch' });
+    expect(parseCommand(['-h', 'unlock'])).toEqual({ command: 'help', topic: 'unlock' });
+    expect(parseCommand(['help', 'ls'])).toEqual({ command: 'help', topic: 'ls' });
+    expect(parseCommand(['help'])).toEqual({ command: 'help' });
+    expect(usageMessage(['help', 'frob'])).toMatch(/^unknown command "frob"/);
+  });
+
+  it('lists in a command’s help its own options and the common ones, and no other', () => {
+    const common = ['--url <url>', '--json', '--help, -h'];
+    for (const command of COMMANDS) {
+      const help = commandHelp(command);
+      expect(help).toMatch(new RegExp(`^Usage: deadbolt ${command.usage.replace(/[[\]]/g, '\\$&')} \\[options\\]\n`));
+      const listed = help
+        .split('\n')
+        .filter((line) => /^ {2}-/.test(line))
+        .map((line) => line.trim().split(/ {2,}/)[0]);
+      expect(listed).toEqual([...Object.values(command.options).map((option) => option.label), ...common]);
+    }
+    const general = generalHelp(COMMANDS);
+    expect(general).toContain('Options of every command:\n  --url <url>');
+    for (const command of COMMANDS) expect(general).toContain(`\n  ${command.usage} `);
+  });
+});
+
+describe('views', () => {
+  const clientId = '6f1c2e0a-93b4-4d8e-a1f7-2c5d9e8b7a10';
+  const held: LockInfo = {
+    name: 'invoices',
+    kind: 'lock',
+    held: true,
+    ttl: 27_200,
+    holders: [{ field: `${clientId}:run-7`, clientId, ownerId: 'run-7', role: 'owner', holds: 1 }],
+    hash: { [`${clientId}:run-7`]: '1' },
+    waiters: [],
+  };
+
+  it('shows client ids whole, however long', () => {
+    // The holder column is as wide as its widest cell: the whole id and the hold count.
+    const holder = `${clientId}:run-7 x1`;
+    expect(renderLockList([held, { ...held, name: 'ledger', holders: [] }]).split('\n')).toEqual([
+      `NAME      KIND    TTL  ${'HOLDER'.padEnd(holder.length)}  READERS  WAITERS`,
+      `invoices  lock  27.2s  ${holder}  -        -`,
+      `ledger    lock  27.2s  ${'-'.padEnd(holder.length)}  -        -`,
+    ]);
+    expect(renderLock(held, 0)).toContain(`  owner  ${clientId}  run-7         1  the lock TTL`);
+    expect(lockEvents(null, held)).toEqual([`acquired by ${clientId}:run-7`]);
   });
 });
 

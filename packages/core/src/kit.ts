@@ -82,7 +82,16 @@ export {
 export { UNLOCK_MESSAGE } from './commands/messages.js';
 
 // Keys, owners and argument checks shared by every kind.
-export { holdMarkersKey, lockChannelName, ownerField, prefixedName, requestRecordKey } from './keys/lockKeys.js';
+export {
+  holdMarkersKey,
+  LOCK_KEY_LAYOUT,
+  lockChannelName,
+  nameFromPrefixed,
+  ownerField,
+  prefixedName,
+  requestRecordKey,
+} from './keys/lockKeys.js';
+export type { KeyLayout } from './keys/KeyLayout.js';
 export { hashSlot } from './keys/hashSlot.js';
 export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireOptions.js';
 export { releaseAfter } from './lock/releaseAfter.js';

@@ -1,4 +1,12 @@
-import { lockChannelName, prefixedName } from '@deadbolt/core/kit';
+import { lockChannelName, prefixedName, type KeyLayout } from '@deadbolt/core/kit';
+
+/**
+ * The names a fair lock derives from its name besides a lock's own (`LOCK_KEY_LAYOUT`): its queue
+ * `redisson_lock_queue:{name}` and its waiters' deadlines `redisson_lock_timeout:{name}`.
+ */
+export const FAIR_LOCK_KEY_LAYOUT: KeyLayout<'queue' | 'timeouts'> = {
+  prefixes: { queue: 'redisson_lock_queue', timeouts: 'redisson_lock_timeout' },
+};
 
 /** The Redis keys and channels of one fair lock, in Redisson's layout. */
 export interface FairLockKeys {
@@ -22,8 +30,8 @@ export function fairLockKeys(name: string): FairLockKeys {
   const channel = lockChannelName(name);
   return {
     lock: name,
-    queue: prefixedName('redisson_lock_queue', name),
-    timeouts: prefixedName('redisson_lock_timeout', name),
+    queue: prefixedName(FAIR_LOCK_KEY_LAYOUT.prefixes.queue, name),
+    timeouts: prefixedName(FAIR_LOCK_KEY_LAYOUT.prefixes.timeouts, name),
     channel,
     waiterChannel: (ownerField) => `${channel}:${ownerField}`,
   };

@@ -1,2 +1,2 @@
 export { FairLock, fairLockKind, type FairLockOptions } from './FairLock.js';
-export { fairLockKeys, type FairLockKeys } from './fairLockKeys.js';
+export { FAIR_LOCK_KEY_LAYOUT, fairLockKeys, type FairLockKeys } from './fairLockKeys.js';

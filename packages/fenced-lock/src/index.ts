@@ -1,3 +1,3 @@
 export { FencedLock, fencedLockKind } from './FencedLock.js';
 export { FencedHeldLock } from './FencedHeldLock.js';
-export { fencingTokenKey } from './fencingTokenKey.js';
+export { FENCED_LOCK_KEY_LAYOUT, fencingTokenKey } from './fencingTokenKey.js';

@@ -10,7 +10,7 @@ import { writeExtend } from './commands/writeExtend.js';
 import { writeHandOff } from './commands/writeHandOff.js';
 import { LockUpgradeError } from './LockUpgradeError.js';
 import type { ReadWriteMode } from './ReadWriteMode.js';
-import { readWriteLockKeys, type ReadWriteLockKeys } from './readWriteLockKeys.js';
+import { readWriteLockKeys, WRITER_FIELD_SUFFIX, type ReadWriteLockKeys } from './readWriteLockKeys.js';
 
 /**
  * A distributed read-write lock: Redisson's `RReadWriteLock`, stored in its layout (a hash at the
@@ -216,7 +216,7 @@ export function writeLockKind(name: string): LockKind {
 
 // A reader field with the suffix would read as another owner's writer field.
 function refuseWriterSuffix(ownerField: string, argument: string): string {
-  if (ownerField.endsWith(':write')) {
+  if (ownerField.endsWith(WRITER_FIELD_SUFFIX)) {
     throw new InvalidArgumentError(argument, 'on a read-write lock an owner id must not end in ":write" or be "write"');
   }
   return ownerField;

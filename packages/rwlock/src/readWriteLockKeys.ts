@@ -1,4 +1,23 @@
-import { prefixedName } from '@deadbolt/core/kit';
+import { prefixedName, type KeyLayout } from '@deadbolt/core/kit';
+
+/** The hash field holding a read-write lock's mode, `read` or `write`, beside its owners' fields. */
+export const MODE_FIELD = 'mode';
+
+/** What a writer's field adds to its owner field: `<clientId>:<ownerId>:write`. */
+export const WRITER_FIELD_SUFFIX = ':write';
+
+// A read hold's lease key ends in `:rwlock_timeout:<n>`, as Redisson's does.
+const READ_HOLD_KEY_PART = 'rwlock_timeout';
+const READ_HOLD_KEY = new RegExp(`:${READ_HOLD_KEY_PART}:\\d+$`);
+
+/**
+ * The names a read-write lock derives from its name: its channel `redisson_rwlock:{name}`, and
+ * each read hold's lease key `{name}:<ownerField>:rwlock_timeout:<n>`.
+ */
+export const READ_WRITE_LOCK_KEY_LAYOUT: KeyLayout<'channel'> = {
+  prefixes: { channel: 'redisson_rwlock' },
+  isSuffixed: (key) => READ_HOLD_KEY.test(key),
+};
 
 /** The Redis keys, fields and channel of one read-write lock, in Redisson's layout. */
 export interface ReadWriteLockKeys {
@@ -18,8 +37,8 @@ export function readWriteLockKeys(name: string): ReadWriteLockKeys {
   const tagged = name.includes('{') ? name : `{${name}}`;
   return {
     lock: name,
-    channel: prefixedName('redisson_rwlock', name),
-    writerField: (ownerField) => `${ownerField}:write`,
-    readHoldKey: (ownerField, n) => `${tagged}:${ownerField}:rwlock_timeout:${n}`,
+    channel: prefixedName(READ_WRITE_LOCK_KEY_LAYOUT.prefixes.channel, name),
+    writerField: (ownerField) => `${ownerField}${WRITER_FIELD_SUFFIX}`,
+    readHoldKey: (ownerField, n) => `${tagged}:${ownerField}:${READ_HOLD_KEY_PART}:${n}`,
   };
 }

@@ -5,4 +5,4 @@ export { PermitWaitTimeoutError } from './PermitWaitTimeoutError.js';
 export { Semaphore, type PermitAcquireOptions } from './Semaphore.js';
 export { SemaphoreBase } from './SemaphoreBase.js';
 export { permitTimeoutsKey } from './permitExpirableKeys.js';
-export { semaphoreChannelName } from './semaphoreKeys.js';
+export { SEMAPHORE_KEY_LAYOUT, semaphoreChannelName } from './semaphoreKeys.js';

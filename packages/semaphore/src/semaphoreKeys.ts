@@ -1,4 +1,10 @@
-import { prefixedName, type WakeRule } from '@deadbolt/core/kit';
+import { prefixedName, type KeyLayout, type WakeRule } from '@deadbolt/core/kit';
+
+/**
+ * The names a semaphore derives from its name: its channel `redisson_sc:{name}`, which
+ * `RSemaphore` and `RPermitExpirableSemaphore` share.
+ */
+export const SEMAPHORE_KEY_LAYOUT: KeyLayout<'channel'> = { prefixes: { channel: 'redisson_sc' } };
 
 /**
  * The channel a semaphore's changes are announced on: `redisson_sc:{name}` (`redisson_sc:name`
@@ -9,7 +15,7 @@ import { prefixedName, type WakeRule } from '@deadbolt/core/kit';
  * semaphore's slot.
  */
 export function semaphoreChannelName(name: string): string {
-  return prefixedName('redisson_sc', name);
+  return prefixedName(SEMAPHORE_KEY_LAYOUT.prefixes.channel, name);
 }
 
 /**

@@ -1,9 +1,19 @@
+import type { CommandSyntax } from '../commandSyntax.js';
 import type { Connection } from '../connection.js';
 import { CliError } from '../errors.js';
 import { inspectLock } from '../inspect.js';
 import { writeJson, type CommandIo } from '../io.js';
 import type { LockInfo } from '../LockInfo.js';
 import { renderLock } from '../views.js';
+
+/** `deadbolt show`: no options of its own. */
+export const SHOW_SYNTAX = {
+  name: 'show',
+  usage: 'show <name>',
+  summary:
+    "one lock in full: holders (client id and owner id apart), each read hold's lease, the fair queue with deadlines, the fencing token",
+  options: {},
+} as const satisfies CommandSyntax;
 
 /** `deadbolt show <name>`: one lock in full, as text or a JSON object. */
 export async function showCommand(

@@ -1,10 +1,23 @@
+import type { CommandSyntax } from '../commandSyntax.js';
 import type { Connection } from '../connection.js';
 import { CliError } from '../errors.js';
-import { formatKind, shortOwner } from '../format.js';
+import { formatKind, ownerLabel } from '../format.js';
 import { forceUnlock } from '../forceUnlock.js';
 import { writeJson, type CommandIo } from '../io.js';
 import type { LockInfo } from '../LockInfo.js';
 import { requireLock } from './show.js';
+
+/** `deadbolt unlock`: the holders lose the lock, so it must be forced, and is asked about. */
+export const UNLOCK_SYNTAX = {
+  name: 'unlock',
+  usage: 'unlock <name> --force',
+  summary:
+    'deletes the lock, held by whoever it shows, and wakes its waiters as a release of its kind does; asks first on a terminal (--yes skips the question). Only the holds it read are freed: if the lock changed meanwhile, nothing is deleted (exit 1; run again)',
+  options: {
+    force: { type: 'boolean', default: false, label: '--force', description: 'required' },
+    yes: { type: 'boolean', short: 'y', default: false, label: '--yes, -y', description: 'do not ask' },
+  },
+} as const satisfies CommandSyntax;
 
 /** Options of `deadbolt unlock`. */
 export interface UnlockOptions {
@@ -54,5 +67,5 @@ async function confirmed(io: CommandIo, lock: LockInfo, yes: boolean): Promise<v
 
 function describeHolders(lock: LockInfo): string {
   if (lock.holders.length === 0) return lock.waiters.length > 0 ? `nobody; ${lock.waiters.length} waiting` : 'nobody';
-  return lock.holders.map((holder) => `${holder.role} ${shortOwner(holder)} x${holder.holds}`).join(', ');
+  return lock.holders.map((holder) => `${holder.role} ${ownerLabel(holder)} x${holder.holds}`).join(', ');
 }

@@ -1,10 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CommandSyntax } from '../commandSyntax.js';
 import type { Connection } from '../connection.js';
 import { inspectLock } from '../inspect.js';
 import { writeJson, type CommandIo } from '../io.js';
 import type { LockInfo } from '../LockInfo.js';
 import { renderLock } from '../views.js';
 import { lockEvents } from '../watchEvents.js';
+
+/** `deadbolt watch`: how often to look, and how many times. */
+export const WATCH_SYNTAX = {
+  name: 'watch',
+  usage: 'watch <name>',
+  summary:
+    'the lock, redrawn every --interval ms with what changed (acquired, released, handed off, waiters joining and leaving) until Ctrl-C; with --json, one JSON object per look and line',
+  options: {
+    interval: { type: 'string', default: '500', label: '--interval <ms>', description: 'between looks (default 500)' },
+    count: { type: 'string', label: '--count <n>', description: 'stop after n looks (default: until Ctrl-C)' },
+  },
+} as const satisfies CommandSyntax;
 
 /** Options of `deadbolt watch`. */
 export interface WatchOptions {

@@ -1,11 +1,9 @@
+import { MODE_FIELD, WRITER_FIELD_SUFFIX } from '@deadbolt/rwlock';
 import type { Connection } from '../connection.js';
 import { lockKeys } from '../keyNames.js';
 import { ownerName, type Holder } from '../LockInfo.js';
 import { remainingLeases } from '../snapshot.js';
 import { holdCount } from './exclusive.js';
-
-const MODE_FIELD = 'mode';
-const WRITER_SUFFIX = ':write';
 
 /** A read-write lock hash, decoded: its mode and its owners' fields. */
 export interface ReadWriteHash {
@@ -29,8 +27,8 @@ export function decodeReadWrite(hash: Readonly<Record<string, string>>): ReadWri
     if (field === MODE_FIELD) continue;
     const holds = holdCount(value);
     if (!field.includes(':') || holds === undefined) return undefined;
-    if (field.endsWith(WRITER_SUFFIX))
-      writers.push({ ...ownerName(field.slice(0, -WRITER_SUFFIX.length)), field, role: 'writer', holds });
+    if (field.endsWith(WRITER_FIELD_SUFFIX))
+      writers.push({ ...ownerName(field.slice(0, -WRITER_FIELD_SUFFIX.length)), field, role: 'writer', holds });
     else readers.push({ ...ownerName(field), role: 'reader', holds });
   }
   return { mode, writers, readers };

@@ -1,5 +1,5 @@
+import { semaphoreChannelName } from '@deadbolt/semaphore';
 import { redisCall, type Connection } from '../connection.js';
-import { semaphoreChannel } from '../keyNames.js';
 import type { LockInfo } from '../LockInfo.js';
 import type { LockSnapshot } from '../snapshot.js';
 
@@ -30,7 +30,7 @@ export function decodeSemaphore(snapshot: LockSnapshot, subscribers: number): Lo
  * name, however many of its threads wait).
  */
 export async function semaphoreSubscribers(connection: Connection, name: string): Promise<number> {
-  const channel = semaphoreChannel(name);
+  const channel = semaphoreChannelName(name);
   let count = 0;
   for (const master of connection.masters()) {
     const classic = await redisCall('count subscribers (PUBSUB NUMSUB)', () => master.pubsub('NUMSUB', channel));

@@ -2,6 +2,16 @@
  * Key and channel names in Redisson's layout, so that Java services using Redisson and Node
  * services using Deadbolt meet on the same keys.
  */
+import type { KeyLayout } from './KeyLayout.js';
+
+/**
+ * The names every lock derives from its name: Deadbolt's hold markers (`deadbolt_holds:{name}`),
+ * request records (`deadbolt_request:{name}:<id>`) and the release channel
+ * (`redisson_lock__channel:{name}`, followed by `:<ownerField>` for a fair lock's waiter).
+ */
+export const LOCK_KEY_LAYOUT: KeyLayout<'holdMarkers' | 'requestRecords' | 'channel'> = {
+  prefixes: { holdMarkers: 'deadbolt_holds', requestRecords: 'deadbolt_request', channel: 'redisson_lock__channel' },
+};
 
 /**
  * Prefixes `name` the way Redisson does: the name becomes the hash tag, so the derived key lands
@@ -12,9 +22,21 @@ export function prefixedName(prefix: string, name: string): string {
   return name.includes('{') ? `${prefix}:${name}` : `${prefix}:{${name}}`;
 }
 
+/**
+ * The lock name {@link prefixedName} made `key` from with `prefix`; `undefined` when `key` is
+ * no such name. `prefix:{x}` could also come from the name `{x}` itself; the name without braces
+ * is the one Redisson's and Deadbolt's helpers would make it from, so that is the answer.
+ */
+export function nameFromPrefixed(prefix: string, key: string): string | undefined {
+  if (!key.startsWith(`${prefix}:`)) return undefined;
+  const rest = key.slice(prefix.length + 1);
+  const name = /^\{([^{}]*)\}$/.exec(rest)?.[1] ?? rest;
+  return name !== '' && prefixedName(prefix, name) === key ? name : undefined;
+}
+
 /** The channel a lock's releases are published on: `redisson_lock__channel:{name}`. */
 export function lockChannelName(name: string): string {
-  return prefixedName('redisson_lock__channel', name);
+  return prefixedName(LOCK_KEY_LAYOUT.prefixes.channel, name);
 }
 
 /**
@@ -25,7 +47,7 @@ export function lockChannelName(name: string): string {
  * request-deadline.lua and release-once.lua).
  */
 export function requestRecordKey(name: string, id: string): string {
-  return `${prefixedName('deadbolt_request', name)}:${id}`;
+  return `${prefixedName(LOCK_KEY_LAYOUT.prefixes.requestRecords, name)}:${id}`;
 }
 
 /**
@@ -34,7 +56,7 @@ export function requestRecordKey(name: string, id: string): string {
  * hold-markers.lua derives the same name.
  */
 export function holdMarkersKey(name: string): string {
-  return prefixedName('deadbolt_holds', name);
+  return prefixedName(LOCK_KEY_LAYOUT.prefixes.holdMarkers, name);
 }
 
 /** The hash field that identifies an owner: `<clientId>:<ownerId>`. */
