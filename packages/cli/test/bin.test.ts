@@ -25,7 +25,7 @@ describe('the deadbolt bin', () => {
   const raw = (...args: (string | number)[]) => ctx.backend().command(args);
 
   it('ls, show, watch and unlock --force --yes, end to end', async () => {
-    const client = await ctx.client({ clientId: 'cli-bin' });
+    const client = await ctx.client({ clientId: 'cli-bin-billing-service' });
     const name = ctx.uniqueName('bin');
     await client.lock(name).acquire({ owner: 'job-1' });
 
@@ -34,8 +34,10 @@ describe('the deadbolt bin', () => {
       runBin(['show', name, '--url', url()]),
       runBin(['watch', name, '--count', '2', '--interval', '100', '--url', url()]),
     ]);
-    expect(listed.stdout).toMatch(new RegExp(`^NAME .*\\n${name} +lock +[\\d.]+s +cli-bin:job-1 x1 +- +-\\n$`));
-    expect(shown.stdout).toMatch(/^ {2}owner +cli-bin +job-1 +1 +the lock TTL$/m);
+    expect(listed.stdout).toMatch(
+      new RegExp(`^NAME .*\\n${name} +lock +[\\d.]+s +cli-bin-billing-service:job-1 x1 +- +-\\n$`),
+    );
+    expect(shown.stdout).toMatch(/^ {2}owner +cli-bin-billing-service +job-1 +1 +the lock TTL$/m);
     // Two looks, appended (stdout is no terminal), each with its timestamp line.
     expect(watched.stdout.match(/^\d{4}-\d\d-\d\dT.*every 100ms, Ctrl-C to stop$/gm)).toHaveLength(2);
 
@@ -46,7 +48,7 @@ describe('the deadbolt bin', () => {
     // --yes asks nobody, so the line says whose holds it freed.
     expect([unlocked.code, unlocked.stdout, unlocked.stderr]).toEqual([
       0,
-      `unlocked "${name}" (lock), held by owner cli-bin:job-1 x1; its waiters were woken\n`,
+      `unlocked "${name}" (lock), held by owner cli-bin-billing-service:job-1 x1; its waiters were woken\n`,
       '',
     ]);
     await (await waiter).release();
@@ -134,9 +136,23 @@ describe('the deadbolt bin', () => {
     expect(await client.lock(name).isLocked()).toBe(false);
     expect(questions[0]).toMatch(
       new RegExp(
-        `^Force-unlock "${name}" \\(lock\\), held by owner [\\w-]{8}:\\S+ x1\\? Its holders will lose it\\. \\[y/N\\] $`,
+        `^Force-unlock "${name}" \\(lock\\), held by owner [\\da-f-]{36}:\\S+ x1\\? Its holders will lose it\\. \\[y/N\\] $`,
       ),
     );
+  });
+
+  it("refuses another command's option with exit 2, naming both; --help after a command lists its options", async () => {
+    const [foreign, help] = await Promise.all([runBin(['ls', '--force', '--url', url()]), runBin(['watch', '--help'])]);
+    expect([foreign.code, foreign.stdout, foreign.stderr]).toEqual([
+      2,
+      '',
+      'deadbolt: ls does not take --force: it is an option of unlock (see deadbolt ls --help)\n',
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: deadbolt watch <name> \[options\]\n/);
+    for (const option of ['--interval <ms>', '--count <n>', '--url <url>', '--json'])
+      expect(help.stdout).toContain(option);
+    for (const option of ['--force', '--yes']) expect(help.stdout).not.toContain(option);
   });
 
   it('finds a Redisson semaphore while someone waits on its channel, and only then', async () => {
