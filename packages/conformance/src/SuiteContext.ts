@@ -1,6 +1,12 @@
 import { LockClient, type LockClientOptions } from '@deadbolt/core';
 import { afterAll, afterEach, beforeAll, it } from 'vitest';
-import { startBackend, type AdapterName, type Backend, type BackendOptions, type TopologyName } from './backends.js';
+import {
+  startBackend,
+  type AdapterName,
+  type Backend,
+  type BackendOptions,
+  type TopologyName,
+} from './backends/index.js';
 import type { ConformantLock, LockSubject, SingleLockKind } from './kinds/index.js';
 
 /** What a test on a running backend gets: the backend, fresh clients and unique lock names. */

@@ -18,7 +18,7 @@ export function commandContext(publish: PublishCommand): CommandContext {
 }
 
 /** How many KEYS and ARGV a script's header declares (`KEYS[1..4]` counts 4; `KEYS[1..n]` counts nothing). */
-export function declaredArity(lua: string): { keys: number; args: number } {
+function declaredArity(lua: string): { keys: number; args: number } {
   const highest = (kind: string) =>
     Math.max(
       0,

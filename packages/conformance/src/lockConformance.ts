@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { BACKENDS } from './backends.js';
+import { BACKENDS } from './backends/index.js';
 import type { LockSubject, SingleLockKind } from './kinds/index.js';
 import { useSuiteContext, type SuiteContext } from './SuiteContext.js';
 import { eventsSuite } from './suites/events.js';

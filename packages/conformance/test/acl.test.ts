@@ -11,7 +11,7 @@ import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GLIDE_REQUEST_TIMEOUT_MS, type AdapterName } from '../src/backends.js';
+import { GLIDE_REQUEST_TIMEOUT_MS, type AdapterName } from '../src/backends/index.js';
 import { eventually, RENEWED_WATCHDOG_MS, sleep } from '../src/timing.js';
 
 /** The prefix every lock name of the application starts with; the rule grants nothing else. */

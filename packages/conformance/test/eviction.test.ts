@@ -4,7 +4,7 @@
 import { EvictionRiskError, LockClient, type Executor, type LockClientOptions } from '@deadbolt/core';
 import type { RedisNode } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS } from '../src/backends/index.js';
 import { useBackendContext } from '../src/SuiteContext.js';
 
 // Small, but above what a cluster node uses before it holds a key (1.7 MB on Redis 7.0): with

@@ -14,7 +14,7 @@ import {
   type ConnectedExecutor,
   type DriverMajor,
   type TopologyName,
-} from '../src/backends.js';
+} from '../src/backends/index.js';
 
 let sequence = 0;
 const unique = (label: string) => `executor-faults:{${label}-${process.pid}-${++sequence}}`;
@@ -58,7 +58,7 @@ describe.each(on('standalone'))('executor faults on $adapter/standalone', ({ ada
       const { executor } = connected;
       const heard = recorder(executor);
       const [kept, dropped] = [unique('restart-kept'), unique('restart-dropped')];
-      // GLIDE's standalone client has no sharded pub/sub (backends.ts, shardedOnStandalone).
+      // GLIDE's standalone client has no sharded pub/sub (backends/matrix.ts, shardedOnStandalone).
       const sharded = shardedOnStandalone(adapter);
       await executor.subscribe(kept, sharded);
       await executor.subscribe(dropped, false);

@@ -13,7 +13,7 @@ import {
   type Backend,
   type ConnectedExecutor,
   type ConnectOptions,
-} from '../src/backends.js';
+} from '../src/backends/index.js';
 
 let sequence = 0;
 /** A name unique to this run, with a hash tag of its own so that names spread over the slots. */

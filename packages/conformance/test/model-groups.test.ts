@@ -5,7 +5,7 @@
 // and in the hold-interval history) and for every live group being really held.
 // Replay a failure with the line it prints: FC_SEED=... FC_PATH=... MODEL_KINDS=... DEADBOLT_BACKENDS=...
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS } from '../src/backends/index.js';
 import { budgetFromEnv, checkGroupModel, formatReport, GROUP_MODEL_KINDS } from '../src/model/index.js';
 import { recordModelSteps } from '../src/model/figures.js';
 import { useBackendContext } from '../src/SuiteContext.js';

@@ -5,7 +5,7 @@
 // checked after every step against a reference model and Redis's own state.
 // Replay a failure with the line it prints: FC_SEED=... FC_PATH=... MODEL_KINDS=... DEADBOLT_BACKENDS=...
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS } from '../src/backends/index.js';
 import { budgetFromEnv, checkModel, formatReport, MODEL_KINDS } from '../src/model/index.js';
 import { recordModelSteps } from '../src/model/figures.js';
 import { useBackendContext } from '../src/SuiteContext.js';

@@ -1,7 +1,7 @@
 import type { PubSubMode } from '@deadbolt/core';
 import { lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, shardedOnStandalone } from '../src/backends.js';
+import { BACKENDS, shardedOnStandalone } from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { useSuiteContext } from '../src/SuiteContext.js';
 import { eventually } from '../src/timing.js';

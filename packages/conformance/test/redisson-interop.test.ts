@@ -2,7 +2,7 @@
 // Java side is the Redisson peer (src/redisson): Redisson's scripts, subscriptions and LockTask.
 import { call, lockChannelName, lockCommands, lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS } from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { useRedissonPeers } from '../src/redisson/useRedissonPeers.js';
 import { useSuiteContext } from '../src/SuiteContext.js';

@@ -2,7 +2,7 @@
 // tests rely on, checked on the keys, so that an interop test failing means Deadbolt differs from
 // Redisson and not that the peer does.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../src/backends.js';
+import { BACKENDS } from '../src/backends/index.js';
 import { useRedissonPeers } from '../src/redisson/useRedissonPeers.js';
 import { useBackendContext } from '../src/SuiteContext.js';
 import { eventually, sleep } from '../src/timing.js';

@@ -3,7 +3,7 @@
 import { ClientClosedError, ReplicaSyncError, type LockClient } from '@deadbolt/core';
 import { parseInfo, type RedisNode } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, type Backend } from '../src/backends.js';
+import { BACKENDS, type Backend } from '../src/backends/index.js';
 import { useBackendContext } from '../src/SuiteContext.js';
 
 /** The running replica of the master that owns `key`. */

@@ -10,7 +10,7 @@
 //   (`prevCommandQueue`) and written again, before anything queued meanwhile, once the connection
 //   is ready (`autoResendUnfulfilledCommands`, default true), however long the reconnect took,
 //   unless `maxRetriesPerRequest` (20 reconnection attempts) runs out first. The proxied cluster
-//   client reconnects a lost node and does the same (see ioredisProxyOptions in backends.ts).
+//   client reconnects a lost node and does the same (see ioredisProxyOptions in backends/ioredisClient.ts).
 // - node-redis does not. On a socket error it rejects every command waiting for a reply with that
 //   error (`flushWaitingForReply` in @redis/client 6's commands queue); only commands not yet
 //   written wait for the reconnect. So the request ran once and the caller got an error; calling

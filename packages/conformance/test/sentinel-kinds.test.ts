@@ -3,7 +3,7 @@
 // runs for the plain Lock. The kinds share one deployment per adapter; the failovers are
 // sentinel.test.ts's.
 import { describe } from 'vitest';
-import { SENTINEL_BACKENDS } from '../src/backends.js';
+import { SENTINEL_BACKENDS } from '../src/backends/index.js';
 import { LOCK, SINGLE_LOCK_KINDS, subjectsOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import { suiteContextOn, useBackendContext } from '../src/SuiteContext.js';

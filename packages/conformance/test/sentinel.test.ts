@@ -5,7 +5,7 @@
 import { LockLostError, type Executor } from '@deadbolt/core';
 import type { SentinelHandle } from '@deadbolt/test-harness';
 import { describe, expect, it, vi } from 'vitest';
-import { MAJORS, SENTINEL_BACKENDS, type ConnectedExecutor } from '../src/backends.js';
+import { MAJORS, SENTINEL_BACKENDS, type ConnectedExecutor } from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import { useSuiteContext, type SuiteContext } from '../src/SuiteContext.js';

@@ -29,7 +29,7 @@ import {
   type Backend,
   type ConnectedExecutor,
   type TopologyName,
-} from '../src/backends.js';
+} from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
 import type { SuiteContext } from '../src/SuiteContext.js';

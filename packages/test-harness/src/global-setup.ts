@@ -59,7 +59,7 @@ export async function teardown(): Promise<void> {
  * The teardown logic on its own: reaps a run directory, removes it and prints
  * `test-harness: started N redis-server processes, M left running`.
  */
-export async function finishRun(runDir: string): Promise<ReapResult> {
+async function finishRun(runDir: string): Promise<ReapResult> {
   const result = await reapRunDir(runDir);
   fs.rmSync(runDir, { recursive: true, force: true });
   const leftovers = result.killed > 0 ? ` (killed ${result.killed} that were still running at the end)` : '';

@@ -17,12 +17,10 @@ export { startServers, type ServersHandle } from './topology/servers.js';
 export { startReplicated, type ReplicatedHandle } from './topology/replicated.js';
 export { startSentinel, type SentinelAddress, type SentinelHandle, type SentinelOptions } from './sentinel/sentinel.js';
 export { startCluster, type ClusterHandle, type ClusterOptions } from './cluster/cluster.js';
-export { SLOT_COUNT } from './cluster/health.js';
 export { tlsCertificates, type TlsCertificates } from './tls/certificates.js';
 export {
   startTlsCluster,
   startTlsStandalone,
-  tlsAddressOf,
   type TlsAddress,
   type TlsClusterHandle,
   type TlsOptions,
@@ -38,7 +36,7 @@ export {
 export { RespError, type RespArgument, type RespValue } from './resp/protocol.js';
 export { parseInfo } from './resp/text.js';
 export { RedisUnavailableError } from './unavailable.js';
-export { hasRedisServer, BIN_DIR_ENV } from './server/binaries.js';
+export { BIN_DIR_ENV } from './server/binaries.js';
 export { RUN_DIR_ENV } from './server/registry.js';
 export { reapRunDir, type ReapResult } from './server/reap.js';
 export { isAlive, processState } from './server/liveness.js';
@@ -47,12 +45,6 @@ export { FaultProxy, startFaultProxy } from './proxy/fault-proxy.js';
 export { ProxyGroup, startProxies, type AddressMap } from './proxy/proxy-group.js';
 export { RequestRule, type CutOptions, type RequestMatch } from './proxy/request-rule.js';
 export { RequestHold, type HeldRequest, type HoldOptions } from './proxy/request-hold.js';
-export {
-  addCounters,
-  type FaultControls,
-  type PartitionOptions,
-  type ProxyCounters,
-  type ProxyDirection,
-} from './proxy/controls.js';
+export type { FaultControls, PartitionOptions, ProxyCounters, ProxyDirection } from './proxy/controls.js';
 export type { Delay } from './proxy/delay.js';
 export { openProxyCount, stopAllProxies } from './proxy/registry.js';

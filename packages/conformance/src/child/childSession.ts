@@ -1,5 +1,5 @@
 import { LockClient, type Executor, type LockClientOptions } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '../backends.js';
+import { connectExecutor, type ConnectionSpec } from '../backends/index.js';
 
 /** What a child process of a test or benchmark starts with: its job, and a client on its backend. */
 export interface ChildSession<Job> {

@@ -3,7 +3,7 @@
 // and inside every hold reads a Redis counter, yields, and writes it back plus one: a lost update
 // shows up as a short count. Reports its completed holds as JSON on stdout.
 import { LockClient } from '@deadbolt/core';
-import { connectExecutor, type ConnectionSpec } from '../backends.js';
+import { connectExecutor, type ConnectionSpec } from '../backends/index.js';
 import { kindById, type RoleName } from '../kinds/index.js';
 
 interface ContenderJob {

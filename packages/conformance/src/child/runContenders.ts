@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ConnectionSpec } from '../backends.js';
+import type { ConnectionSpec } from '../backends/index.js';
 import type { LockSubject, SingleLockKind } from '../kinds/index.js';
 
 const require = createRequire(import.meta.url);

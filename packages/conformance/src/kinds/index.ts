@@ -9,4 +9,4 @@ export { exclusiveRole, type KindWithRoles, type LockRole, type RoleName } from 
 export { LOCK_GROUP_KINDS, MULTI_LOCK, RED_LOCK } from './lockGroupKinds.js';
 export { subjectOf, subjectsOf, type LockSubject } from './LockSubject.js';
 export { FAIR_LOCK, FENCED_LOCK, LOCK, READ_WRITE_LOCK, SINGLE_LOCK_KINDS, SPIN_LOCK } from './singleLockKinds.js';
-export { POLLING_WAITER_SETTLE_MS, waitersWaiting, wakesByPubSub } from './waitersWaiting.js';
+export { waitersWaiting, wakesByPubSub } from './waitersWaiting.js';

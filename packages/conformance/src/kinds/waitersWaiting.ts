@@ -7,7 +7,7 @@ import type { SingleLockKind } from './RegisteredKind.js';
  * acts on the lock: a few of its attempts at the default backoff. Such a waiter shows nothing
  * from outside; a test that acts sooner only tests an earlier moment of the same wait.
  */
-export const POLLING_WAITER_SETTLE_MS = 50;
+const POLLING_WAITER_SETTLE_MS = 50;
 
 /** Whether the kind's waiters wait on pub/sub channels, woken by messages that its releases publish. */
 export function wakesByPubSub(kind: SingleLockKind): boolean {

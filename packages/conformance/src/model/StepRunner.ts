@@ -1,5 +1,5 @@
 import { LockNotHeldError, type AcquireOptions, type HeldLock, type LockClient } from '@deadbolt/core';
-import type { Backend } from '../backends.js';
+import type { Backend } from '../backends/index.js';
 import { sleep } from '../timing.js';
 import { checkExclusion, checkExtendExact, checkHeld, checkSignals, reconcile, type ExtendPromise } from './checks.js';
 import { checkOverlap } from './history.js';

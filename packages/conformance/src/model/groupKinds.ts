@@ -26,7 +26,7 @@ export interface GroupKind {
 }
 
 /** A MultiLock over a plain lock and a fair lock (in different cluster slots). */
-export const multiLockKind: GroupKind = {
+const multiLockKind: GroupKind = {
   name: MULTI_LOCK.id,
   clientsPerUser: 1,
   build(clients, name) {
@@ -40,7 +40,7 @@ export const multiLockKind: GroupKind = {
  * backend, so three names stand in for three deployments: the registry's RedLock, one name on
  * every deployment, would be one lock here.
  */
-export const redLockKind: GroupKind = {
+const redLockKind: GroupKind = {
   name: RED_LOCK.id,
   clientsPerUser: 3,
   build(clients, name) {

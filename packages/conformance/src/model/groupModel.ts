@@ -1,7 +1,7 @@
 import { LockClient } from '@deadbolt/core';
 import type { HeldLockGroup } from '@deadbolt/multilock';
 import fc from 'fast-check';
-import type { Backend, ConnectedExecutor } from '../backends.js';
+import type { Backend, ConnectedExecutor } from '../backends/index.js';
 import { sleep } from '../timing.js';
 import type { GroupKind, ModelGroup } from './groupKinds.js';
 import { GroupHold } from './GroupHold.js';

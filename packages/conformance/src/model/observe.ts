@@ -1,4 +1,4 @@
-import type { Backend } from '../backends.js';
+import type { Backend } from '../backends/index.js';
 import { now } from './timing.js';
 
 /** A lock's state in Redis, read in one script call (so every part is of one instant). */

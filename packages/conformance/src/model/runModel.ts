@@ -1,6 +1,6 @@
 import { LockClient } from '@deadbolt/core';
 import fc from 'fast-check';
-import type { Backend, ConnectedExecutor } from '../backends.js';
+import type { Backend, ConnectedExecutor } from '../backends/index.js';
 import { countOverlaps } from './history.js';
 import { LockModel } from './LockModel.js';
 import type { ModelKind } from './ModelKind.js';

@@ -52,7 +52,7 @@ export type Step =
  * The named owners steps choose from; `MODEL_NAMED_OWNERS` (comma-separated) replaces them, e.g.
  * to look past generated ids that named ones collide with.
  */
-export const NAMED_OWNERS: readonly string[] = process.env['MODEL_NAMED_OWNERS']?.split(',').filter(Boolean) ?? [
+const NAMED_OWNERS: readonly string[] = process.env['MODEL_NAMED_OWNERS']?.split(',').filter(Boolean) ?? [
   'w1',
   'w2',
   '1',

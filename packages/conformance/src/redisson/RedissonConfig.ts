@@ -39,7 +39,7 @@ export interface RedissonConfig {
 export type ResolvedRedissonConfig = Required<RedissonConfig>;
 
 /** Redisson's `Config` defaults for what the peer uses. */
-export const REDISSON_DEFAULTS: Omit<ResolvedRedissonConfig, 'id'> = {
+const REDISSON_DEFAULTS: Omit<ResolvedRedissonConfig, 'id'> = {
   lockWatchdogTimeout: 30_000,
   fairLockWaitTimeout: 300_000,
   unlockLatchTimeout: 20_000,

@@ -1,6 +1,6 @@
 import { hashSlot } from '@deadbolt/core/kit';
 import { RespConnection, type RedisAddress, type RespArgument, type RespValue } from '@deadbolt/test-harness';
-import type { Backend } from '../backends.js';
+import type { Backend } from '../backends/index.js';
 
 /** How long the peer waits for a connection or a reply before the command fails. */
 const REPLY_TIMEOUT_MS = 10_000;

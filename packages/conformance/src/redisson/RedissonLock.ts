@@ -321,11 +321,11 @@ export class RedissonLock {
 }
 
 /** A reply of `EVAL_LONG`: nil stays `null`, anything else is a number. */
-export function asTtl(reply: RespValue): number | null {
+function asTtl(reply: RespValue): number | null {
   return reply === null ? null : Number(reply);
 }
 
 /** A reply of `EVAL_BOOLEAN`: nil stays `null`, 1 is `true`, anything else `false`. */
-export function asBoolean(reply: RespValue): boolean | null {
+function asBoolean(reply: RespValue): boolean | null {
   return reply === null ? null : Number(reply) === 1;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RespArgument, RespValue } from '@deadbolt/test-harness';
-import type { Backend } from '../backends.js';
+import type { Backend } from '../backends/index.js';
 import { CountDownLatchPubSub } from './CountDownLatchPubSub.js';
 import { LockPubSub } from './LockPubSub.js';
 import { LockRenewalScheduler } from './LockRenewalScheduler.js';

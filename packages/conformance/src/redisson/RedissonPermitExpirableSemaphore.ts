@@ -5,7 +5,7 @@ import type { RedissonPeer } from './RedissonPeer.js';
 import { IllegalArgumentError } from './RedissonSemaphore.js';
 
 /** Redisson's `nonExpirableTimeout`: the score of a permit taken without a lease time. */
-export const NON_EXPIRABLE_TIMEOUT = 922337203685477;
+const NON_EXPIRABLE_TIMEOUT = 922337203685477;
 
 // The scripts' effects are Redisson's RedissonPermitExpirableSemaphore's. KEYS of every script:
 // the free permits (a decimal string at the name), the held permits ({name}:timeout, a sorted set

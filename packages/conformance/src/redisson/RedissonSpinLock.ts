@@ -106,7 +106,7 @@ export class RedissonSpinLock extends RedissonLock {
  * is the last times `multiplier` plus a random whole number below the count of periods handed out
  * so far, capped at `maxDelay`, which it then keeps returning.
  */
-export function backOffPolicy(
+function backOffPolicy(
   { initialDelay, maxDelay, multiplier }: RedissonBackOff,
   random: () => number = Math.random,
 ): () => number {

@@ -101,7 +101,7 @@ export function waitingSuite(ctx: SuiteContext): void {
   }, 120_000);
 
   itWithPubSub('a waiter whose subscriber connection is killed still gets the lock promptly', async () => {
-    const { held, lock, waiterClient } = await heldElsewhere(ctx, 'sub-killed');
+    const { held, lock } = await heldElsewhere(ctx, 'sub-killed');
     const waiting = lock.acquire({ waitTime: 20_000 });
     // Subscribed on the server, so that the subscriber connection is there to kill.
     expect(await serverListsChannels(1)).toBe(true);

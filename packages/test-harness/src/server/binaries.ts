@@ -9,7 +9,7 @@ export const BIN_DIR_ENV = 'DEADBOLT_REDIS_BIN_DIR';
  * Finds an executable by name in DEADBOLT_REDIS_BIN_DIR, else on PATH; `undefined` when absent.
  * Looked up on every call because it is cheap and tests may change the environment.
  */
-export function findExecutable(name: 'redis-server' | 'redis-cli'): string | undefined {
+function findExecutable(name: 'redis-server' | 'redis-cli'): string | undefined {
   const override = process.env[BIN_DIR_ENV];
   const dirs =
     override !== undefined && override !== '' ? [override] : (process.env['PATH'] ?? '').split(path.delimiter);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Every server directory starts with this, which is how cleanup recognises what it may delete. */
-export const SERVER_DIR_PREFIX = 'deadbolt-redis-';
+const SERVER_DIR_PREFIX = 'deadbolt-redis-';
 
 /** Directories this process made and has not removed yet; a node keeps its dir across restarts. */
 const owned = new Set<string>();

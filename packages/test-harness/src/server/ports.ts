@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 
 /** Cluster bus ports are the client port plus this, so a client port must leave room for it. */
-export const BUS_PORT_OFFSET = 10_000;
+const BUS_PORT_OFFSET = 10_000;
 
 const LOWEST_PORT = 20_000;
 const HIGHEST_PORT = 65_535 - BUS_PORT_OFFSET;

@@ -92,7 +92,7 @@ export async function startTlsCluster(
 }
 
 /** The TLS port a harness node listens on, read from the node itself (`CONFIG GET tls-port`). */
-export async function tlsAddressOf(node: RedisNode): Promise<TlsAddress> {
+async function tlsAddressOf(node: RedisNode): Promise<TlsAddress> {
   const [, value] = asArray(await node.command('CONFIG', 'GET', 'tls-port'));
   const port = Number(value);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`redis-server on port ${node.port} has no TLS port`);
