@@ -43,8 +43,6 @@ export class GlideLink extends DriverLink {
   #ids: ReadonlyMap<string, number>;
   // The highest cluster epoch read so far; undefined on a standalone server, or before one was read.
   #epoch: number | undefined;
-  #down = false;
-  #closed = false;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -105,7 +103,7 @@ export class GlideLink extends DriverLink {
 
   /** GLIDE subscribes again by itself: the channels are back once it holds every one of them. */
   protected async restore(): Promise<void> {
-    while (!this.#closed) {
+    while (this.status !== 'closed') {
       const actual = await subscribedChannels(this.#client).catch(() => undefined);
       if (actual !== undefined && this.#missing(actual) === 0) return;
       await sleep(PROBE_MS / 5);
@@ -113,7 +111,6 @@ export class GlideLink extends DriverLink {
   }
 
   protected closeConnection(): void {
-    this.#closed = true;
     clearTimeout(this.#timer);
     this.#client.close();
   }
@@ -166,7 +163,7 @@ export class GlideLink extends DriverLink {
   }
 
   #schedule(): void {
-    if (this.#closed) return;
+    if (this.status === 'closed') return;
     this.#timer = setTimeout(() => void this.#probe().finally(() => this.#schedule()), PROBE_MS);
     // The probe must not keep the process alive on its own.
     this.#timer.unref();
@@ -183,10 +180,10 @@ export class GlideLink extends DriverLink {
         this.#cluster ? clusterEpochIfAllowed(this.#client) : undefined,
       ]);
     } catch {
-      this.#lose();
+      this.connectionLost();
       return;
     }
-    if (this.#closed) return;
+    if (this.status === 'closed') return;
     // Only a rise counts: a node that has not heard of the newest epoch yet reports an older one.
     const failedOver = epoch !== undefined && this.#epoch !== undefined && epoch > this.#epoch;
     if (epoch !== undefined && (this.#epoch === undefined || epoch > this.#epoch)) this.#epoch = epoch;
@@ -197,23 +194,17 @@ export class GlideLink extends DriverLink {
     for (const [node, id] of ids) if (previous.has(node) && previous.get(node) !== id) replaced++;
     const missing = this.#missing(actual);
     for (let i = 0; i < replaced; i++) {
-      this.#lose();
+      this.connectionLost();
       // The last one is reported below, once every channel is back.
       if (i < replaced - 1) await this.#recover();
     }
-    if (missing > 0 || failedOver) this.#lose();
+    if (missing > 0 || failedOver) this.connectionLost();
     else await this.#recover();
   }
 
-  #lose(): void {
-    if (this.#closed) return;
-    this.#down = true;
-    this.connectionLost();
-  }
-
   async #recover(): Promise<void> {
-    if (!this.#down || this.#closed) return;
-    this.#down = false;
+    // The link is up already, or closed.
+    if (this.status !== 'reconnecting') return;
     await this.connectionReady();
   }
 

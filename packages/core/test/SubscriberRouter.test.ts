@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SubscriberRouter } from '../src/adapter/SubscriberRouter.js';
+import { ROUTER_TRANSITIONS, SubscriberRouter } from '../src/adapter/SubscriberRouter.js';
+import { checkTransition } from '../src/adapter/statusTransition.js';
 import { FakeCluster, flush, recorder, settled } from './fakeSubscriber.js';
 
 // Races of the subscriber router against connections that connect, reply and drop when the test
@@ -234,6 +235,35 @@ describe('SubscriberRouter', { timeout: 2_000 }, () => {
     await failed;
     expect(cluster.connections.every((connection) => connection.closed)).toBe(true);
     await expect(router.subscribe('other', false)).rejects.toThrow('The executor is closed');
+  });
+
+  it('closes once for good: the same promise each time, the waiting reroute cancelled, no later one', async () => {
+    const cluster = new FakeCluster(['a', 'b']);
+    cluster.place('ch', 'a');
+    const { router, heard } = routerFor(cluster);
+    const subscribing = router.subscribe('ch', false);
+    await flush();
+    cluster.node('a').connectAll();
+    await cluster.settle();
+    await subscribing;
+    // a drops: a recheck waits for its timer.
+    cluster.node('a').dropAll();
+    expect(vi.getTimerCount()).toBe(1);
+    const closing = router.close();
+    expect(router.close()).toBe(closing);
+    await closing;
+    expect(vi.getTimerCount()).toBe(0);
+    // Neither a reloaded slot map nor the time passing moves anything any more.
+    cluster.migrate('ch', 'b');
+    cluster.reload();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await flush();
+    expect(cluster.opened).toBe(1);
+    expect(heard.reconnects).toBe(0);
+    await expect(router.subscribe('ch', false)).rejects.toThrow('The executor is closed');
+    expect(() => checkTransition('SubscriberRouter', ROUTER_TRANSITIONS, 'closed', 'open')).toThrow(
+      "SubscriberRouter: illegal status transition from 'closed' to 'open'",
+    );
   });
 
   it('restores exactly the live channels after a reconnect, and reports the recovery once', async () => {

@@ -1,4 +1,24 @@
+import { checkTransition, type Transitions } from './statusTransition.js';
 import type { LinkEvents, SubscriberLink } from './SubscriberLink.js';
+
+/**
+ * Where a {@link DriverLink}'s connection stands: `connecting` until the driver's first 'ready';
+ * `ready` while it is up; `reconnecting` from a loss until the next 'ready'; `restoring` while the
+ * link subscribes its channels again after that 'ready'; `closed` for good.
+ */
+export type DriverLinkStatus = 'connecting' | 'ready' | 'reconnecting' | 'restoring' | 'closed';
+
+/** Every status change a {@link DriverLink} makes; any other is a bug. */
+export const DRIVER_LINK_TRANSITIONS: Transitions<DriverLinkStatus> = {
+  // A loss before the first 'ready' is no loss of channels: the link waits for that 'ready'.
+  connecting: ['ready', 'closed'],
+  // A 'ready' no loss came before (the driver did not announce one) restores all the same.
+  ready: ['reconnecting', 'restoring', 'closed'],
+  reconnecting: ['restoring', 'closed'],
+  // Another 'ready' while restoring restores again.
+  restoring: ['ready', 'reconnecting', 'restoring', 'closed'],
+  closed: [],
+};
 
 /**
  * What every adapter's {@link SubscriberLink} does the same way, whatever the driver: it keeps
@@ -13,10 +33,7 @@ export abstract class DriverLink implements SubscriberLink {
   protected readonly classic = new Set<string>();
   /** The sharded channels the link wants, whatever the connection's state. */
   protected readonly sharded = new Set<string>();
-  #wasReady = false;
-  #up = false;
-  #closed = false;
-  // Waiters for the next connection loss.
+  #status: DriverLinkStatus = 'connecting';
   // Callers waiting for a reply or for the connection to drop, whichever comes first; each one
   // removes itself when its reply comes, so a healthy long-lived connection accumulates nothing.
   readonly #lossWaiters = new Set<() => void>();
@@ -27,6 +44,11 @@ export abstract class DriverLink implements SubscriberLink {
 
   constructor(events: LinkEvents) {
     this.events = events;
+  }
+
+  /** Where the connection stands; it changes only on the driver's events and {@link close}. */
+  get status(): DriverLinkStatus {
+    return this.#status;
   }
 
   /** `SUBSCRIBE` or `SSUBSCRIBE` on the driver's connection; rejects when the server refused. */
@@ -67,32 +89,47 @@ export abstract class DriverLink implements SubscriberLink {
   }
 
   close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#closed = true;
-    this.#settleLoss();
-    this.closeConnection();
+    if (this.#status !== 'closed') {
+      this.#setStatus('closed');
+      this.closeConnection();
+    }
     return Promise.resolve();
   }
 
   /** Call on the driver's 'ready': the first one opens the link, later ones are reconnects. */
   protected async connectionReady(): Promise<void> {
-    this.#up = true;
-    if (!this.#wasReady) {
-      this.#wasReady = true;
+    if (this.#status === 'closed') return;
+    if (this.#status === 'connecting') {
+      this.#setStatus('ready');
       return;
     }
-    if (this.#closed) return;
+    this.#setStatus('restoring');
     await this.#untilLoss(this.restore().catch(ignore));
     // Dropped again meanwhile: the next 'ready' restores and reports.
-    if (this.#up && !this.#closed) this.events.restored();
+    if (this.#status === 'restoring') this.#setStatus('ready');
   }
 
   /** Call on each of the driver's signs of a dropped connection; reports the loss once. */
   protected connectionLost(): void {
-    if (!this.#up || this.#closed) return;
-    this.#up = false;
-    this.#settleLoss();
-    this.events.lost();
+    if (this.#up) this.#setStatus('reconnecting');
+  }
+
+  /** Whether the connection is up: a reply may come, unless it drops first. */
+  get #up(): boolean {
+    return this.#status === 'ready' || this.#status === 'restoring';
+  }
+
+  /**
+   * The one place the status changes, and the one place the loss and the recovery are reported:
+   * the loss once per connection that was up, the recovery once its channels are back.
+   */
+  #setStatus(next: DriverLinkStatus): void {
+    const previous = this.#status;
+    checkTransition('DriverLink', DRIVER_LINK_TRANSITIONS, previous, next);
+    this.#status = next;
+    if (next === 'reconnecting' || next === 'closed') this.#settleLoss();
+    if (next === 'reconnecting') this.events.lost();
+    else if (previous === 'restoring' && next === 'ready') this.events.restored();
   }
 
   /** Resolves when `work` settles or the connection drops, whichever comes first. */

@@ -1,6 +1,8 @@
 import { InvalidArgumentError } from '../errors/LockError.js';
 import type { ExecutorListener } from '../executor/Executor.js';
 import { newChannelState, newIntent, whileWantedAt, type ChannelState, type Intent } from './ChannelState.js';
+import { RerouteSchedule } from './RerouteSchedule.js';
+import { checkTransition, type Transitions } from './statusTransition.js';
 import type { LinkEvents, SubscriberLink } from './SubscriberLink.js';
 
 /** Where subscriptions live: the one server of a standalone client, the slot's master in a cluster. */
@@ -23,6 +25,12 @@ export interface Topology {
 // How often a cluster subscription stranded on an unreachable node looks for its slot's new owner.
 const RECHECK_MS = 1000;
 
+/** Whether a {@link SubscriberRouter} takes subscriptions: `open` until it is closed, for good. */
+export type RouterStatus = 'open' | 'closed';
+
+/** Every status change a {@link SubscriberRouter} makes; any other is a bug. */
+export const ROUTER_TRANSITIONS: Transitions<RouterStatus> = { open: ['closed'], closed: [] };
+
 /**
  * Keeps every channel subscribed on the right node. Each channel goes to the connection of the
  * node that owns its slot (sharded pub/sub requires it; classic channels follow the same rule so
@@ -44,12 +52,11 @@ export class SubscriberRouter {
   readonly #opened = new Map<string, SubscriberLink>();
   readonly #down = new Set<string>();
   readonly #suspects = new Set<string>();
+  readonly #reroutes = new RerouteSchedule((refreshFirst) => this.#reroute(refreshFirst));
   #listener: ExecutorListener | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #rerouting = false;
-  #rerouteAgain = false;
-  #refreshFirst = false;
-  #closing: Promise<void> | undefined;
+  #status: RouterStatus = 'open';
+  // What close() returns, every time: the links' closing.
+  #closing: Promise<void> = Promise.resolve();
   readonly #unwatch: () => void;
 
   constructor(topology: Topology) {
@@ -58,7 +65,7 @@ export class SubscriberRouter {
     // mishandles the server's notice), so every reload is checked. It must not ask for another
     // reload, or the two would chase each other.
     this.#unwatch = topology.watch(() => {
-      if (this.#channels.size > 0) this.#scheduleReroute(0, false);
+      if (this.#channels.size > 0) this.#reroutes.request(0, false);
     });
   }
 
@@ -75,7 +82,7 @@ export class SubscriberRouter {
    * resolves once that node's server confirmed.
    */
   async subscribe(channel: string, sharded: boolean): Promise<void> {
-    if (this.#closing) throw new Error('The executor is closed');
+    if (this.#status === 'closed') throw new Error('The executor is closed');
     const key = keyOf(channel, sharded);
     let state = this.#channels.get(key);
     if (!state) {
@@ -116,9 +123,8 @@ export class SubscriberRouter {
 
   /** Closes every connection the router opened. Idempotent. */
   close(): Promise<void> {
-    if (this.#closing) return this.#closing;
-    this.#unwatch();
-    clearTimeout(this.#timer);
+    if (this.#status === 'closed') return this.#closing;
+    this.#setStatus('closed');
     const closed = new Error('The executor is closed');
     const states = [...this.#channels.values()];
     this.#channels.clear();
@@ -149,7 +155,7 @@ export class SubscriberRouter {
 
   async #drive(state: ChannelState): Promise<void> {
     for (;;) {
-      const step = this.#closing ? undefined : this.#nextStep(state);
+      const step = this.#status === 'closed' ? undefined : this.#nextStep(state);
       // `running` is cleared in the same synchronous stretch as the decision to stop, so a change
       // made in between cannot find a run that is no longer looking.
       if (step === undefined || !(await step)) break;
@@ -245,7 +251,7 @@ export class SubscriberRouter {
   }
 
   #link(address: string): Promise<SubscriberLink> {
-    if (this.#closing) return Promise.reject(new Error('The executor is closed'));
+    if (this.#status === 'closed') return Promise.reject(new Error('The executor is closed'));
     const existing = this.#links.get(address);
     if (existing) return existing;
     const current = () => this.#links.get(address) === link;
@@ -254,7 +260,7 @@ export class SubscriberRouter {
       lost: () => {
         if (!current()) return;
         this.#down.add(address);
-        if (this.#topology.isCluster) this.#scheduleReroute(RECHECK_MS);
+        if (this.#topology.isCluster) this.#reroutes.request(RECHECK_MS, true);
       },
       restored: () => {
         if (!current()) return;
@@ -264,7 +270,7 @@ export class SubscriberRouter {
       moved: () => {
         if (!current()) return;
         this.#suspects.add(address);
-        this.#scheduleReroute(0);
+        this.#reroutes.request(0, true);
       },
     });
     this.#links.set(address, link);
@@ -281,41 +287,15 @@ export class SubscriberRouter {
     return link;
   }
 
-  #scheduleReroute(delay: number, refreshFirst = true): void {
-    if (this.#closing) return;
-    this.#refreshFirst ||= refreshFirst;
-    if (this.#rerouting) {
-      this.#rerouteAgain = true;
-      return;
-    }
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#rerouting = true;
-      void this.#reroute().finally(() => {
-        this.#rerouting = false;
-        if (this.#rerouteAgain) {
-          this.#rerouteAgain = false;
-          this.#scheduleReroute(0, false);
-        }
-      });
-    }, delay);
-    // A pending recheck must not keep the process alive on its own.
-    this.#timer.unref();
-  }
-
   /** Moves every subscription whose slot changed owner, and re-checks those a node dropped. */
-  async #reroute(): Promise<void> {
+  async #reroute(refreshFirst: boolean): Promise<void> {
     const suspects = new Set(this.#suspects);
     this.#suspects.clear();
-    if (this.#refreshFirst) {
-      this.#refreshFirst = false;
-      await this.#topology.refresh().catch(ignore);
-    }
+    if (refreshFirst) await this.#topology.refresh().catch(ignore);
     let retry = false;
     const moves: Promise<boolean>[] = [];
     for (const state of [...this.#channels.values()]) {
-      if (this.#closing) return;
+      if (this.#status === 'closed') return;
       const want = state.want;
       // Not routed yet: its own lookup reads the map just reloaded, and MOVED corrects it.
       if (want?.address === undefined) continue;
@@ -333,11 +313,11 @@ export class SubscriberRouter {
     }
     const results = await Promise.all(moves);
     this.#closeIdleLinks();
-    if (results.includes(true) && !this.#closing) this.#notifyReconnect();
+    if (results.includes(true) && this.#status === 'open') this.#notifyReconnect();
     const stranded = [...this.#channels.values()].some(
       (state) => state.want?.address !== undefined && this.#down.has(state.want.address),
     );
-    if (retry || results.includes(false) || stranded) this.#scheduleReroute(RECHECK_MS);
+    if (retry || results.includes(false) || stranded) this.#reroutes.request(RECHECK_MS, true);
   }
 
   /** Brings a moved channel in line; `false` when it is not subscribed where it belongs. */
@@ -359,6 +339,16 @@ export class SubscriberRouter {
       this.#opened.delete(address);
       this.#down.delete(address);
       void link.then((opened) => opened.close()).catch(ignore);
+    }
+  }
+
+  /** The one place the status changes: closing stops watching the slot map and rerouting. */
+  #setStatus(next: RouterStatus): void {
+    checkTransition('SubscriberRouter', ROUTER_TRANSITIONS, this.#status, next);
+    this.#status = next;
+    if (next === 'closed') {
+      this.#unwatch();
+      this.#reroutes.stop();
     }
   }
 
