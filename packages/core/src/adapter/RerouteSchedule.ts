@@ -2,7 +2,7 @@ import { checkTransition, type Transitions } from './statusTransition.js';
 
 /**
  * Where a {@link RerouteSchedule} stands: `idle`; `waiting` for the timer of the next reroute;
- * `running` one; `rerunning`: running one while another was asked for, which follows at once;
+ * `running` one; `rerunning`: running one while another was asked for, which follows it;
  * `stopped` for good.
  */
 export type RerouteStatus = 'idle' | 'waiting' | 'running' | 'rerunning' | 'stopped';
@@ -18,7 +18,8 @@ export const REROUTE_TRANSITIONS: Transitions<RerouteStatus> = {
 
 /**
  * When the subscriber router's reroutes run: one at a time, after the delay the first request
- * asked for; requests made while one runs come down to one more run, right after it.
+ * asked for; requests made while one runs come down to one more run, after the shortest delay
+ * they asked for (a run's own recheck of a node that is down keeps its pause).
  */
 export class RerouteSchedule {
   readonly #reroute: (refreshFirst: boolean) => Promise<void>;
@@ -26,6 +27,8 @@ export class RerouteSchedule {
   #timer: NodeJS.Timeout | undefined;
   // Whether the next run reloads the slot map first: one of the requests since the last run asked.
   #refreshFirst = false;
+  // The shortest delay asked for while a reroute ran: the wait before the one that follows it.
+  #delayAfterRun = Infinity;
 
   /**
    * @param reroute - one reroute; `refreshFirst` tells it to reload the slot map before it starts
@@ -41,13 +44,17 @@ export class RerouteSchedule {
 
   /**
    * Asks for a reroute in `delay` ms. A reroute already waiting keeps its own delay; one already
-   * running is followed by another at once. Nothing happens once stopped.
+   * running is followed by another, `delay` ms after it ends at the latest. Nothing happens once
+   * stopped.
    */
   request(delay: number, refreshFirst: boolean): void {
     if (this.#status === 'stopped') return;
     this.#refreshFirst ||= refreshFirst;
     if (this.#status === 'idle') this.#wait(delay);
-    else if (this.#status === 'running') this.#setStatus('rerunning');
+    else if (this.#status === 'running' || this.#status === 'rerunning') {
+      this.#delayAfterRun = Math.min(this.#delayAfterRun, delay);
+      if (this.#status === 'running') this.#setStatus('rerunning');
+    }
   }
 
   /** Cancels the reroute waiting, if any, and every later one; a run under way finishes. Idempotent. */
@@ -72,7 +79,11 @@ export class RerouteSchedule {
     this.#refreshFirst = false;
     void this.#reroute(refreshFirst).finally(() => {
       if (this.#status === 'running') this.#setStatus('idle');
-      else if (this.#status === 'rerunning') this.#wait(0);
+      else if (this.#status === 'rerunning') {
+        const delay = this.#delayAfterRun;
+        this.#delayAfterRun = Infinity;
+        this.#wait(delay);
+      }
     });
   }
 
