@@ -3,7 +3,7 @@
 // that ends by its lease, which publishes nothing. Waiters must get the locks all the same.
 import { BACKENDS, useBackendContext } from '@deadbolt/conformance';
 import { LockNotHeldError } from '@deadbolt/core';
-import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
+import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/adapter';
 import { sleep } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { useNoUnhandledRejections } from '../src/checks/unhandledRejections.js';

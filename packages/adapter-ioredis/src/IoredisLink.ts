@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
+import { DriverLink, type LinkEvents } from '@deadbolt/core/adapter';
 
 /**
  * A subscriber link over an ioredis connection created with `autoResubscribe: false`: the link

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 
 /** Reloads the cluster client's slot map. */
 export function refreshSlots(cluster: Cluster): Promise<void> {

@@ -2,7 +2,7 @@ import type { Cluster } from 'ioredis';
 import { IoredisLink } from './IoredisLink.js';
 import { refreshSlots, slotOwner } from './clusterSlots.js';
 import { subscriberOptions } from './subscriberOptions.js';
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 
 /**
  * Channels on connections to the master that owns their slot, read from the cluster client's own

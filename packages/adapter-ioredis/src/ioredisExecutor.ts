@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
-import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions } from '@deadbolt/core/kit';
+import { checkMethods, resolveAdapterOptions, SubscriberRouter, type AdapterOptions } from '@deadbolt/core/adapter';
 import type { Cluster, Redis } from 'ioredis';
 import { slotConnection } from './clusterSlots.js';
 import { clusterTopology } from './clusterTopology.js';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { IoredisLink } from './IoredisLink.js';
 import { subscriberOptions } from './subscriberOptions.js';
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 
 /** Every channel on one duplicate of the user's connection (standalone or Sentinel-managed). */
 export function standaloneTopology(redis: Redis, subscriberName: string): Topology {

@@ -1,5 +1,5 @@
 import type { NodeRedisPubSubListener, NodeRedisSubscriberClient } from './clientTypes.js';
-import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
+import { DriverLink, type LinkEvents } from '@deadbolt/core/adapter';
 
 /**
  * A subscriber link over a node-redis connection. node-redis restores subscriptions itself while

@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import type { NodeRedisClient, NodeRedisCluster, NodeRedisClusterNode } from './clientTypes.js';
 
 /** The master owning `key`'s slot in the cluster client's slot map; `undefined` before it knows. */

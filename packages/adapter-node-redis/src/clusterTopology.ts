@@ -2,7 +2,7 @@ import type { NodeRedisCluster } from './clientTypes.js';
 import { slotMaster } from './clusterSlots.js';
 import { NodeRedisLink } from './NodeRedisLink.js';
 import { subscriberOptions } from './subscriberOptions.js';
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 
 /**
  * Channels on connections to the master that owns their slot, read from the cluster client's own

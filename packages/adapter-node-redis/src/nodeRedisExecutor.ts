@@ -1,12 +1,12 @@
 import type { Executor } from '@deadbolt/core';
+import { type ScriptArgument } from '@deadbolt/core/kit';
 import {
   checkMethods,
   resolveAdapterOptions,
   SubscriberRouter,
   type AdapterOptions,
-  type ScriptArgument,
   type Topology,
-} from '@deadbolt/core/kit';
+} from '@deadbolt/core/adapter';
 import type { NodeRedisClient, NodeRedisCluster, NodeRedisScriptOptions, NodeRedisSentinel } from './clientTypes.js';
 import { slotClient } from './clusterSlots.js';
 import { clusterTopology } from './clusterTopology.js';

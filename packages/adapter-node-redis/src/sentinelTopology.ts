@@ -1,7 +1,7 @@
 import type { NodeRedisSentinel, NodeRedisSentinelEvent } from './clientTypes.js';
 import { NodeRedisLink } from './NodeRedisLink.js';
 import { subscriberOptions } from './subscriberOptions.js';
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 
 /** The event a node-redis Sentinel client sends when it moved to a new master. */
 const MASTER_CHANGE = 'MASTER_CHANGE';

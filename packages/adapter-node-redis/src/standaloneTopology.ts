@@ -1,7 +1,7 @@
 import type { NodeRedisClient } from './clientTypes.js';
 import { NodeRedisLink } from './NodeRedisLink.js';
 import { subscriberOptions } from './subscriberOptions.js';
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 
 /** Every channel on one duplicate of the user's connection. */
 export function standaloneTopology(client: NodeRedisClient, subscriberName: string): Topology {

@@ -1,4 +1,4 @@
-import { DriverLink, type LinkEvents } from '@deadbolt/core/kit';
+import { DriverLink, type LinkEvents } from '@deadbolt/core/adapter';
 import { Decoder, type GlideClusterClient } from '@valkey/valkey-glide';
 import type { ValkeyGlideSubscriber } from './clientTypes.js';
 import {

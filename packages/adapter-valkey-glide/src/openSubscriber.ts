@@ -1,4 +1,4 @@
-import type { LinkEvents } from '@deadbolt/core/kit';
+import type { LinkEvents } from '@deadbolt/core/adapter';
 import type { GlideClient, GlideString, PubSubMsg } from '@valkey/valkey-glide';
 import type { ValkeyGlideClient, ValkeyGlideConnection, ValkeyGlideSubscriber } from './clientTypes.js';
 import { GlideLink } from './GlideLink.js';

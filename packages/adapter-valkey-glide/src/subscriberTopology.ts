@@ -1,4 +1,4 @@
-import type { Topology } from '@deadbolt/core/kit';
+import type { Topology } from '@deadbolt/core/adapter';
 import type { ValkeyGlideClient, ValkeyGlideConnection } from './clientTypes.js';
 import { openSubscriber } from './openSubscriber.js';
 

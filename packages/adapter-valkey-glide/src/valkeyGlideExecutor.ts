@@ -1,13 +1,12 @@
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
+import { checkOptions, type ScriptArgument } from '@deadbolt/core/kit';
 import {
   checkMethods,
-  checkOptions,
   resolveAdapterOptions,
   SubscriberRouter,
   type AdapterOptions,
   type CommandArguments,
-  type ScriptArgument,
-} from '@deadbolt/core/kit';
+} from '@deadbolt/core/adapter';
 import {
   Decoder,
   type SingleNodeRoute,

@@ -2,7 +2,7 @@
 // with both majors of each driver: the executor is where a driver's version shows.
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError, type Executor } from '@deadbolt/core';
-import { type ExecutorListener } from '@deadbolt/core/kit';
+import { type ExecutorListener } from '@deadbolt/core/adapter';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BACKENDS,

@@ -1,8 +1,8 @@
 import type { PubSubMode } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, shardedOnStandalone } from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
+import { publishCommandOf } from '../src/publishCommandOf.js';
 import { useSuiteContext } from '../src/SuiteContext.js';
 import { eventually } from '../src/timing.js';
 
@@ -11,7 +11,7 @@ describe.each(BACKENDS)('pub/sub modes on $adapter/$topology', ({ adapter, topol
 
   it('auto picks sharded pub/sub on a Redis 7 cluster and classic on a standalone server', async () => {
     const client = await ctx.client();
-    expect(await lockRuntime(client).publishCommand()).toBe(topology === 'cluster' ? 'spublish' : 'publish');
+    expect(await publishCommandOf(client)).toBe(topology === 'cluster' ? 'spublish' : 'publish');
   });
 
   const modes: PubSubMode[] =

@@ -8,7 +8,7 @@ import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
 import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { LockClient, type Executor, type LockClientOptions } from '@deadbolt/core';
-import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
+import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/adapter';
 import {
   sendCommand,
   startTlsCluster,

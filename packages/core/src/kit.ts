@@ -1,7 +1,8 @@
 /**
- * Building blocks for lock kind authors and adapter authors: `@deadbolt/core/kit`. Applications
- * need only `@deadbolt/core`. The guide "Writing a lock kind" (docs/guides/writing-a-lock-kind.md)
- * shows how they fit.
+ * Building blocks for lock kind authors (and authors of synchronizers built from locks, such as a
+ * multilock): `@deadbolt/core/kit`. Adapter authors find theirs in `@deadbolt/core/adapter`;
+ * applications need only `@deadbolt/core`. The guide "Writing a lock kind"
+ * (docs/guides/writing-a-lock-kind.md) shows how they fit.
  *
  * @packageDocumentation
  */
@@ -19,7 +20,7 @@ export type { ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export type { ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
 export type { LockEvents } from './client/LockEvents.js';
 export type { ChannelSubscription } from './pubsub/ChannelHub.js';
-export { LOCK_WAKES, type WakeRule } from './pubsub/WakeRule.js';
+export type { WakeRule } from './pubsub/WakeRule.js';
 export { waitOnChannel, type ChannelWait } from './pubsub/waitOnChannel.js';
 export {
   BACKOFF_JITTER,
@@ -29,17 +30,10 @@ export {
   type ExponentialBackoffOptions,
 } from './lock/spinToAcquire.js';
 export type { Interruptible } from './pubsub/ChannelEntry.js';
-export {
-  LocalHandoffs,
-  type Claim,
-  type HandoffStreak,
-  type LocalHandoffLimits,
-  type LocalWaiter,
-} from './handoff/LocalHandoffs.js';
 export type { Renewal, RenewalTarget } from './watchdog/RenewalScheduler.js';
 
 // Scripts and typed commands.
-export { defineScript, definedScripts, type Script } from './scripts/Script.js';
+export { defineScript, type Script } from './scripts/Script.js';
 export {
   call,
   defineCommand,
@@ -48,6 +42,8 @@ export {
   type CommandContext,
   type PublishCommand,
 } from './scripts/Command.js';
+// A script's ARGV, as commands build it and the executor passes it on (adapters use it too).
+export type { ScriptArgument } from './executor/Executor.js';
 export { coreLua } from './scripts/coreScripts.js';
 export { lockCommands } from './commands/lockCommands.js';
 export { renewBatchCommand, type RenewBatchInput, type RenewCommand } from './commands/renewBatch.js';
@@ -69,7 +65,6 @@ export {
   decodeHandOff,
   decodeLockState,
   decodeNilOrTtl,
-  decodePttl,
   decodeRelease,
   HANDOFF_RELEASED,
   handOffNotPassed,
@@ -81,7 +76,7 @@ export {
 } from './commands/replies.js';
 export { UNLOCK_MESSAGE } from './commands/messages.js';
 
-// Keys, owners and argument checks shared by every kind.
+// Keys, owners and argument checks shared by every kind (adapters check options with `checkOptions` too).
 export {
   holdMarkersKey,
   LOCK_KEY_LAYOUT,
@@ -92,7 +87,6 @@ export {
   requestRecordKey,
 } from './keys/lockKeys.js';
 export type { KeyLayout } from './keys/KeyLayout.js';
-export { hashSlot } from './keys/hashSlot.js';
 export { checkAcquireOptions, type CheckedAcquireOptions } from './lock/AcquireOptions.js';
 export { releaseAfter } from './lock/releaseAfter.js';
 export { currentOwner, runAsOwner } from './owner/ownerScope.js';
@@ -102,17 +96,8 @@ export {
   checkDuration,
   checkFunction,
   checkLockName,
-  checkMethods,
   checkName,
   checkOptions,
-  checkOwner,
   checkSignal,
   MAX_DURATION,
 } from './options/validate.js';
-
-// Adapters.
-export type { CommandArguments, ExecutorListener, ScriptArgument } from './executor/Executor.js';
-export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';
-export type { LinkEvents, SubscriberLink } from './adapter/SubscriberLink.js';
-export { DriverLink } from './adapter/DriverLink.js';
-export { DEFAULT_SUBSCRIBER_NAME, resolveAdapterOptions, type AdapterOptions } from './adapter/AdapterOptions.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashSlot, lockChannelName, prefixedName, requestRecordKey } from '../src/kit.js';
+import { hashSlot } from '../src/adapter.js';
+import { lockChannelName, prefixedName, requestRecordKey } from '../src/kit.js';
 
 describe('hashSlot', () => {
   // Values from the Redis Cluster specification and `CLUSTER KEYSLOT`.

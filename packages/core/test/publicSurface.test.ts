@@ -2,12 +2,44 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect, it } from 'vitest';
 
-// Issue 15: the main entry is what applications use and is semver-bound, so it stays small;
-// what lock-kind and adapter authors need lives in `@deadbolt/core/kit`. (26: issue 30 added
-// ForceUnlockOptions, the options of `forceUnlock`, which the docs site must show.)
-const MAX_MAIN_EXPORTS = 26;
+// Every name an entry exports is semver-bound, so each entry is capped: adding a name means
+// raising its cap here, on purpose. Names no package outside core uses stay out of them (issue 34).
+const ENTRIES = [
+  {
+    file: 'index.ts',
+    // Issue 15: what applications use (the client, locks, held locks, errors, options) stays
+    // small. (26: issue 30 added ForceUnlockOptions, the options of `forceUnlock`, which the docs
+    // site must show.)
+    max: 26,
+    sample: 'LockClient',
+  },
+  {
+    file: 'kit.ts',
+    // Issue 34: what lock kinds and synchronizers build on (declaring and running a kind, typed
+    // commands and their replies, keys, owners, argument checks), with the types their signatures
+    // name (the docs site must show them): 85 once the adapters' names moved out and core's
+    // internals (the local hand-off registry, `definedScripts`, `decodePttl`, `checkOwner`,
+    // `LOCK_WAKES`) left; 88 with the key layouts the kinds declare and the CLI reads
+    // (`KeyLayout`, `LOCK_KEY_LAYOUT`, `nameFromPrefixed`).
+    max: 88,
+    sample: 'lockRuntime',
+  },
+  {
+    file: 'adapter.ts',
+    // Issue 34: what an adapter needs beyond the `Executor` type: the listener and command
+    // arguments of that contract, the subscriber router and links, options, `hashSlot` and
+    // `checkMethods`: 12.
+    max: 12,
+    sample: 'SubscriberRouter',
+  },
+] as const;
+
+// Each entry's names, computed once: a program per entry takes seconds.
+const namesOf = new Map<string, string[]>();
 
 function exportedNames(entry: string): string[] {
+  const known = namesOf.get(entry);
+  if (known) return known;
   const file = fileURLToPath(new URL(`../src/${entry}`, import.meta.url));
   const program = ts.createProgram([file], {
     module: ts.ModuleKind.NodeNext,
@@ -18,16 +50,20 @@ function exportedNames(entry: string): string[] {
   const source = program.getSourceFile(file);
   const module = source && checker.getSymbolAtLocation(source);
   if (!module) throw new Error(`no module symbol for ${entry}`);
-  return checker.getExportsOfModule(module).map((symbol) => symbol.name);
+  const names = checker.getExportsOfModule(module).map((symbol) => symbol.name);
+  namesOf.set(entry, names);
+  return names;
 }
 
-it(`the main entry exports at most ${MAX_MAIN_EXPORTS} names, types included`, () => {
-  const names = exportedNames('index.ts');
-  expect(names).toContain('LockClient');
-  expect(names.length, names.join(', ')).toBeLessThanOrEqual(MAX_MAIN_EXPORTS);
+it.each(ENTRIES)('$file exports at most $max names, types included', ({ file, max, sample }) => {
+  const names = exportedNames(file);
+  expect(names).toContain(sample);
+  expect(names.length, names.join(', ')).toBeLessThanOrEqual(max);
 });
 
-it('the kit entry names nothing the main entry has', () => {
-  const main = new Set(exportedNames('index.ts'));
-  expect(exportedNames('kit.ts').filter((name) => main.has(name))).toEqual([]);
+it('no name is exported from two entries', () => {
+  const owners = new Map<string, string[]>();
+  for (const { file } of ENTRIES)
+    for (const name of exportedNames(file)) owners.set(name, [...(owners.get(name) ?? []), file]);
+  expect([...owners].filter(([, files]) => files.length > 1)).toEqual([]);
 });

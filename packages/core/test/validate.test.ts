@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, LockClient, type Executor } from '../src/index.js';
+import { InvalidArgumentError, Lock, LockClient, type Executor } from '../src/index.js';
 import { checkAcquireOptions } from '../src/lock/AcquireOptions.js';
 import { checkCount } from '../src/options/validate.js';
-import { lockRuntime } from '../src/runtime/LockRuntime.js';
+import { coreRuntime } from '../src/runtime/CoreRuntime.js';
+import { LOCK_RUNTIME, lockRuntime } from '../src/runtime/LockRuntime.js';
 
 // An executor that fails the test if anything reaches it: bad input must be refused before Redis.
 function untouchable(): Executor & { calls: number } {
@@ -89,9 +90,9 @@ describe('client options', () => {
   it('leaves replica sync off by default and applies its defaults when on', () => {
     const off = new LockClient(untouchable());
     expect(off.options.replicaSync).toBeUndefined();
-    expect(lockRuntime(off).confirmReplicas).toBeUndefined();
+    expect(coreRuntime(off).confirmReplicas).toBeUndefined();
     const client = new LockClient(untouchable(), { replicaSync: { timeout: 250 } });
-    expect(lockRuntime(client).confirmReplicas).toBeTypeOf('function');
+    expect(coreRuntime(client).confirmReplicas).toBeTypeOf('function');
     expect(client.options.replicaSync).toEqual({ replicas: 1, timeout: 250, retries: 0 });
   });
 });
@@ -116,6 +117,13 @@ describe('lock entry points', () => {
     await expect(lock.holdCount()).rejects.toMatchObject({ argument: 'owner' });
     await expect(lock.isHeldBy('')).rejects.toMatchObject({ argument: 'owner' });
     expect(executor.calls).toBe(0);
+  });
+
+  it("refuses a host whose runtime is not a LockClient's: a lock needs more of it than a kind does", () => {
+    const runtime = { clientId: 'fake' };
+    const host = { id: 'fake', [LOCK_RUNTIME]: () => runtime } as never;
+    expect(lockRuntime(host)).toBe(runtime);
+    expectInvalid(() => new Lock(host, 'orders'), 'client');
   });
 
   it('refuses work after close', async () => {

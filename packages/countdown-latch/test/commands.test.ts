@@ -8,7 +8,8 @@ import {
   PUBLISH_COMMANDS,
 } from '@deadbolt/conformance/commands';
 import { LockError } from '@deadbolt/core';
-import { coreLua, hashSlot } from '@deadbolt/core/kit';
+import { coreLua } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { countDownCommand } from '../src/commands/countDown.js';
 import { deleteLatchCommand } from '../src/commands/deleteLatch.js';

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@deadbolt/core';
-import { hashSlot, requestRecordKey } from '@deadbolt/core/kit';
+import { requestRecordKey } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { checkLatchName } from '../src/latchKeys.js';
 import { latchChannelName } from '../src/index.js';

@@ -5,13 +5,13 @@
 import {
   BACKENDS,
   eventually,
+  publishCommandOf,
   sleep,
   useBackendContext,
   useRedissonPeers,
   type Backend,
   type RedissonPeer,
 } from '@deadbolt/conformance';
-import { lockRuntime } from '@deadbolt/core/kit';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CountDownLatch, latchChannelName } from '../src/index.js';
@@ -78,7 +78,7 @@ describe.each(BACKENDS)('CountDownLatch and Redisson on $adapter/$topology', ({ 
     const client = await ctx.client();
     const name = ctx.uniqueName('deadbolt-sets');
     const latch = new CountDownLatch(client, name);
-    const sharded = (await lockRuntime(client).publishCommand()) === 'spublish';
+    const sharded = (await publishCommandOf(client)) === 'spublish';
     const { messages, redis } = await rawSubscriber(
       ctx.backend(),
       'redisson_countdownlatch__channel__{' + name + '}',
@@ -100,7 +100,7 @@ describe.each(BACKENDS)('CountDownLatch and Redisson on $adapter/$topology', ({ 
     const [client, java] = [await ctx.client(), await peers.start()];
     const latch = new CountDownLatch(client, ctx.uniqueName('deadbolt-opens-java'));
     const redisson = java.getCountDownLatch(latch.name);
-    expect(java.publishCommand).toBe(await lockRuntime(client).publishCommand());
+    expect(java.publishCommand).toBe(await publishCommandOf(client));
     expect(await latch.trySetCount(2)).toBe(true);
     expect(await redisson.trySetCount(5)).toBe(false);
     expect(await redisson.getCount()).toBe(2);

@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { fairLockKeys } from '../src/index.js';
 

@@ -2,7 +2,7 @@
 // masters of a cluster, and checks that nothing is left behind.
 import { eventually, useBackendContext, type AdapterName, type TopologyName } from '@deadbolt/conformance';
 import { type LockBase, type LockClient } from '@deadbolt/core';
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { FairLock } from '@deadbolt/fair-lock';
 import { ReadWriteLock } from '@deadbolt/rwlock';
 import { expect } from 'vitest';

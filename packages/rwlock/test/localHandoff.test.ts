@@ -44,7 +44,7 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     expect(await hash(name)).toEqual({ mode: 'write', [`${client.id}:${next.owner}:write`]: '1' });
     await next.release();
     expect(await raw(name, 'EXISTS', name)).toBe(0);
-    expect(lockRuntime(client).localHandoffs?.size).toBe(0);
+    expect(client.activity().handoffLocks).toBe(0);
   });
 
   it('the hand-off of a writer keeping read holds replies released, publishes once, and a request re-sent within the latch gets the same and changes nothing', async () => {
@@ -152,6 +152,6 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     await Promise.all(tasks);
     expect(violations).toEqual([]);
     expect(await raw(name, 'EXISTS', name)).toBe(0);
-    for (const client of clients) expect(lockRuntime(client).localHandoffs?.size).toBe(0);
+    for (const client of clients) expect(client.activity().handoffLocks).toBe(0);
   }, 60_000);
 });

@@ -7,7 +7,8 @@ import {
   PUBLISH_COMMANDS,
   expectScript,
 } from '@deadbolt/conformance/commands';
-import { coreLua, hashSlot } from '@deadbolt/core/kit';
+import { coreLua } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { addPermitsCommand } from '../src/commands/addPermits.js';
 import { availablePermitsCommand } from '../src/commands/availablePermits.js';

@@ -1,12 +1,11 @@
 // What the interop tests of both semaphores share: the messages published on a semaphore's
 // channel, as a subscriber connection of the adapter under test receives them.
-import type { BackendContext } from '@deadbolt/conformance';
+import { publishCommandOf, type BackendContext } from '@deadbolt/conformance';
 import type { LockClient } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
 
 /** Whether `client`'s channels use sharded pub/sub: then Redisson's scripts publish with SPUBLISH too. */
 export async function sharded(client: LockClient): Promise<boolean> {
-  return (await lockRuntime(client).publishCommand()) === 'spublish';
+  return (await publishCommandOf(client)) === 'spublish';
 }
 
 /** The messages on `channel` from now on, in the order they come. */

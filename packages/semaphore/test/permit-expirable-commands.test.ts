@@ -9,7 +9,8 @@ import {
   expectScript,
   PUBLISH_COMMANDS,
 } from '@deadbolt/conformance/commands';
-import { coreLua, hashSlot } from '@deadbolt/core/kit';
+import { coreLua } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expirableAddPermitsCommand } from '../src/commands/expirableAddPermits.js';
 import { expirableAvailablePermitsCommand } from '../src/commands/expirableAvailablePermits.js';

@@ -1,5 +1,5 @@
 // The permit-expirable semaphore's held-permits key and its permit ids (issue 18).
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { permitTimeoutsKey } from '../src/index.js';
 import { checkPermitId, newPermitIds } from '../src/permitIds.js';

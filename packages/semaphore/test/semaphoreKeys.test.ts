@@ -1,5 +1,5 @@
 // The semaphore's channel name and what its messages mean to local waiters (issue 18).
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { SEMAPHORE_WAKES } from '../src/semaphoreKeys.js';
 import { semaphoreChannelName } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo, startCluster, waitFor, type ClusterHandle } from '../src/index.js';
 

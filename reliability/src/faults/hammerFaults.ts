@@ -1,4 +1,4 @@
-import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
+import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/adapter';
 import { sleep } from '@deadbolt/test-harness';
 import { monotonicMicros } from '../clock.js';
 import type { HammerFault } from '../hammer/runHammer.js';

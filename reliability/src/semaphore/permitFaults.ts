@@ -1,5 +1,5 @@
 import type { Backend } from '@deadbolt/conformance/connect';
-import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/kit';
+import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/adapter';
 import { sleep, waitFor, type ProxyGroup } from '@deadbolt/test-harness';
 import type { FaultLog, FaultType } from '../faults/FaultLog.js';
 import type { HammerFault } from '../hammer/runHammer.js';

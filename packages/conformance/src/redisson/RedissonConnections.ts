@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { RespConnection, type RedisAddress, type RespArgument, type RespValue } from '@deadbolt/test-harness';
 import type { Backend } from '../backends/index.js';
 

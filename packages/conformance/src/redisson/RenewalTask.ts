@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import type { RespValue } from '@deadbolt/test-harness';
 
 /** What a renewal task needs of its client. */

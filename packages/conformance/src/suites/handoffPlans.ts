@@ -1,5 +1,4 @@
 import type { HeldLock, LockClient } from '@deadbolt/core';
-import { lockRuntime } from '@deadbolt/core/kit';
 import fc from 'fast-check';
 import type { ConformantLock } from '../kinds/index.js';
 import { sleep } from '../timing.js';
@@ -107,12 +106,4 @@ export async function runPlan(
   };
   await Promise.all(plan.map(runTask));
   return { overlaps, acquired, wrongCounts };
-}
-
-/** What a client keeps of waiters and holders: once nobody uses its locks, nothing. */
-export function clientState(client: LockClient): {
-  readonly waiting: number | undefined;
-  readonly activity: ReturnType<LockClient['activity']>;
-} {
-  return { waiting: lockRuntime(client).localHandoffs?.size, activity: client.activity() };
 }

@@ -40,7 +40,7 @@ export function leaseSuite(ctx: SuiteContext): void {
     expect(found).toBeInstanceOf(LockLostError);
     expect((found as LockLostError).cause).toBeInstanceOf(LockNotHeldError);
     expect(await lock.isLocked()).toBe(false);
-    expect(client.activity()).toEqual({ renewing: 0, channels: [] });
+    expect(client.activity()).toEqual({ renewing: 0, channels: [], handoffLocks: 0 });
   });
 
   it('the watchdog keeps a lock past three times its timeout and stops after release', async () => {

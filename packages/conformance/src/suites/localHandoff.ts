@@ -6,7 +6,7 @@ import type { ConformantLock } from '../kinds/index.js';
 import { publishes } from '../publishes.js';
 import type { SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep, waitersAsleep } from '../timing.js';
-import { clientState, handoffPlans, runPlan } from './handoffPlans.js';
+import { handoffPlans, runPlan } from './handoffPlans.js';
 
 /**
  * Local hand-offs (the client option `localHandoff`), for kinds that declare one in the role under
@@ -100,7 +100,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     await released;
     await expect(waiting).rejects.toThrow('gave up');
     expect(await eventually(async () => !(await lock.isLocked()), 2_000)).toBe(true);
-    expect(client.activity()).toEqual({ renewing: 0, channels: [] });
+    expect(client.activity()).toEqual({ renewing: 0, channels: [], handoffLocks: 0 });
     expect(leftBehind(client)).toBe(0);
   });
 
@@ -157,11 +157,9 @@ export function localHandoffSuite(ctx: SuiteContext): void {
           wrongCounts: 0,
         });
         expect(await eventually(async () => !(await locks[0]!.isLocked()), 2_000)).toBe(true);
-        const idle = { waiting: 0, activity: { renewing: 0, channels: [] } };
+        const idle = { renewing: 0, channels: [], handoffLocks: 0 };
         for (const client of clients)
-          expect(await eventually(() => JSON.stringify(clientState(client)) === JSON.stringify(idle), 2_000)).toBe(
-            true,
-          );
+          expect(await eventually(() => JSON.stringify(client.activity()) === JSON.stringify(idle), 2_000)).toBe(true);
       }),
       { numRuns: Number(process.env['MODEL_RUNS'] ?? 6), endOnFailure: true, ...(seed ? { seed: Number(seed) } : {}) },
     );
@@ -194,7 +192,7 @@ export function localHandoffSuite(ctx: SuiteContext): void {
 
 // Once the client's waiter sleeps on the lock's channel, where a release can pass the lock to it.
 function leftBehind(client: LockClient) {
-  return lockRuntime(client).localHandoffs?.size;
+  return client.activity().handoffLocks;
 }
 
 /**
@@ -221,7 +219,7 @@ async function turnsAfterARun(ctx: SuiteContext): Promise<string[]> {
   await waitersAsleep(local);
   localTurns.push(holdThenRelease('local 2', localLock.acquire({ waitTime: 10_000 })));
   localTurns.push(holdThenRelease('local 3', localLock.acquire({ waitTime: 10_000 })));
-  await eventually(() => (lockRuntime(local).localHandoffs?.size ?? 0) === 1);
+  await eventually(() => local.activity().handoffLocks === 1);
   await sleep(100);
   await first.release();
   await Promise.all([remoteTurn, ...localTurns]);

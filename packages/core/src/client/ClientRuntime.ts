@@ -10,7 +10,7 @@ import { newGeneratedOwner } from '../owner/generatedOwners.js';
 import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
-import type { LockRuntime } from '../runtime/LockRuntime.js';
+import type { CoreRuntime } from '../runtime/CoreRuntime.js';
 import { runOnce, runUntilLanded } from '../runtime/runOnce.js';
 import { type Call, type CommandContext, type PublishCommand } from '../scripts/Command.js';
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
@@ -28,13 +28,18 @@ export interface LockClientActivity {
   readonly renewing: number;
   /** The channels local waiters are subscribed to. */
   readonly channels: readonly string[];
+  /**
+   * How many locks have local waiters that a release may pass the lock to (the `localHandoff`
+   * option); 0 when the option is off.
+   */
+  readonly handoffLocks: number;
 }
 
 /**
- * The {@link LockRuntime} of one `LockClient`: the script runner, the pub/sub hub (one
+ * The runtime ({@link CoreRuntime}) of one `LockClient`: the script runner, the pub/sub hub (one
  * subscription per channel however many local waiters), the watchdog and replica sync.
  */
-export class ClientRuntime implements LockRuntime {
+export class ClientRuntime implements CoreRuntime {
   readonly clientId: string;
   readonly watchdogTimeout: number;
   readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
@@ -174,7 +179,11 @@ export class ClientRuntime implements LockRuntime {
 
   /** What the client is busy with. */
   activity(): LockClientActivity {
-    return { renewing: this.#renewals.size, channels: this.#channels.channels };
+    return {
+      renewing: this.#renewals.size,
+      channels: this.#channels.channels,
+      handoffLocks: this.localHandoffs?.size ?? 0,
+    };
   }
 
   /**

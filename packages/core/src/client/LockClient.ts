@@ -71,9 +71,10 @@ export class LockClient extends EventEmitter<LockClientEvents> implements LockHo
   }
 
   /**
-   * What this client is busy with: the holds its watchdog keeps alive and the channels its
-   * waiters are subscribed to. Both are empty once every hold is released and every wait ended,
-   * which makes it a check that nothing was left behind (before a shutdown, in tests).
+   * What this client is busy with: the holds its watchdog keeps alive, the channels its waiters
+   * are subscribed to and the locks its waiters may be passed locally. All are empty once every
+   * hold is released and every wait ended, which makes it a check that nothing was left behind
+   * (before a shutdown, in tests).
    */
   activity(): LockClientActivity {
     return this.#runtime.activity();

@@ -7,7 +7,8 @@ import type { HandoffStreak } from '../handoff/LocalHandoffs.js';
 import { ownerField } from '../keys/lockKeys.js';
 import { checkFunction, checkLockName, checkOwner } from '../options/validate.js';
 import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
-import { lockRuntime, type LockHost, type LockRuntime } from '../runtime/LockRuntime.js';
+import { coreRuntime, type CoreRuntime } from '../runtime/CoreRuntime.js';
+import type { LockHost } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
 import { checkForceUnlockOptions, type ForceUnlockOptions } from './ForceUnlockOptions.js';
 import type { HeldLock, HoldDescription } from './HeldLock.js';
@@ -38,7 +39,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   readonly name: string;
   /** The client this lock runs on. A MultiLock and a RedLock tell their members' deployments apart by it. */
   readonly client: LockHost;
-  readonly #runtime: LockRuntime;
+  readonly #runtime: CoreRuntime;
   readonly #kind: FixedShapeKind<Grant, Held>;
   // What a waiter of this lock needs to be passed it by a local holder, for a kind with a hand-off.
   readonly #receiving: ReceivingLock<Grant> | undefined;
@@ -51,7 +52,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    */
   constructor(client: LockHost, name: string, declare: (name: string) => LockKind<Grant, Held>) {
     this.name = checkLockName(name);
-    this.#runtime = lockRuntime(client);
+    this.#runtime = coreRuntime(client);
     this.client = client;
     this.#kind = fixedShapeKind(declare(this.name));
     const { handOff } = this.#kind;
@@ -471,7 +472,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   // With replica sync, an acquisition counts once replicas have it; one they lack is given back.
   // An abort during the wait still wins, as it does over an attempt in flight.
   async #syncAcquired(
-    confirm: NonNullable<LockRuntime['confirmReplicas']>,
+    confirm: NonNullable<CoreRuntime['confirmReplicas']>,
     undo: () => Promise<void>,
     signal: AbortSignal | undefined,
   ): Promise<void> {

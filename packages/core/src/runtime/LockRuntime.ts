@@ -1,15 +1,13 @@
 import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
-import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { LockEvents } from '../client/LockEvents.js';
-import type { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
-import type { Call, PublishCommand } from '../scripts/Command.js';
+import type { Call } from '../scripts/Command.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
 
 /**
  * What a lock kind may use of the client it runs on, and nothing more: run commands, make ids,
- * wait on channels, keep holds alive, wait for replicas. A `LockClient` provides it; get it with
+ * wait on channels, keep holds alive. A `LockClient` provides it; get it with
  * {@link lockRuntime}. For lock kind authors.
  */
 export interface LockRuntime {
@@ -45,8 +43,6 @@ export interface LockRuntime {
    * (a semaphore's permits for good). A failure that ends it is given to `failed`.
    */
   giveBack(call: Call<unknown>, failed: (error: unknown) => void): Promise<void>;
-  /** The command lock scripts publish with: `spublish` when lock channels are sharded, else `publish`. */
-  publishCommand(): Promise<PublishCommand>;
   /**
    * A fresh owner id for an acquisition that names none and runs outside a `withLock` scope:
    * `#<n>`, unique in the process, in a namespace that owner names given by users cannot enter.
@@ -58,11 +54,6 @@ export interface LockRuntime {
    * clients that share a `clientId` on purpose never issue the same id.
    */
   newHoldId(): string;
-  /**
-   * The client's local waiters that a releasing holder may pass a lock to (`LockKind.handOff`);
-   * `undefined` when the client's `localHandoff` option is `false`.
-   */
-  readonly localHandoffs: LocalHandoffs | undefined;
   /** Tells the client's listeners what locks do (`LockClientEvents`); check `listening` before building a payload. */
   readonly events: LockEvents;
   /**
@@ -76,11 +67,6 @@ export interface LockRuntime {
    * to then (see `RenewalScheduler.register`).
    */
   keepAlive(target: RenewalTarget, onLost: (error: LockLostError) => void, acquiredAt: number, until?: number): Renewal;
-  /**
-   * Waits until replicas acknowledge what was just done to lock `name`; `undefined` when the
-   * client's replica sync is off.
-   */
-  readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
 }
 
 /**

@@ -27,8 +27,3 @@ export function defineScript(name: string, source: string): Script {
   registry.set(name, script);
   return script;
 }
-
-/** Every script defined so far, e.g. to preload them with `SCRIPT LOAD`. */
-export function definedScripts(): readonly Script[] {
-  return [...registry.values()];
-}

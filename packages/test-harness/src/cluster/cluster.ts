@@ -1,4 +1,4 @@
-import { hashSlot } from '@deadbolt/core/kit';
+import { hashSlot } from '@deadbolt/core/adapter';
 import { startProcessNode } from '../node/process-node.js';
 import type { RedisNode } from '../node/redis-node.js';
 import { parseInfo } from '../resp/text.js';
