@@ -1,10 +1,8 @@
-import { InvalidArgumentError, LockWaitTimeoutError } from '../errors/LockError.js';
+import { LockWaitTimeoutError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
 import { lockHolders } from '../commands/lockHolders.js';
-import type { LockState } from '../commands/replies.js';
 import { call } from '../scripts/Command.js';
-import { ownerField } from '../keys/lockKeys.js';
-import { checkFunction, checkLockName, checkOwner } from '../options/validate.js';
-import { currentOwner, runAsOwner } from '../owner/ownerScope.js';
+import { checkFunction, checkLockName } from '../options/validate.js';
+import { runAsOwner } from '../owner/ownerScope.js';
 import { lockRuntime, type LockHost } from '../runtime/LockRuntime.js';
 import { checkAcquireOptions, type AcquireOptions, type CheckedAcquireOptions } from './AcquireOptions.js';
 import { Acquisition } from './acquisition/Acquisition.js';
@@ -45,9 +43,8 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    */
   constructor(client: LockHost, name: string, declare: (name: string) => LockKind<Grant, Held>) {
     this.name = checkLockName(name);
-    const runtime = lockRuntime(client);
+    this.#site = new LockSite(lockRuntime(client), this.name, declare(this.name));
     this.client = client;
-    this.#site = new LockSite(runtime, this.name, declare(this.name));
   }
 
   /**
@@ -116,7 +113,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
 
   /** Whether anyone holds the lock. */
   async isLocked(): Promise<boolean> {
-    return (await this.#state('')).ttl !== null;
+    return (await this.#site.state('')).ttl !== null;
   }
 
   /**
@@ -135,7 +132,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    * @throws {@link InvalidArgumentError} when no owner is given outside a `withLock` scope
    */
   async holdCount(owner?: string): Promise<number> {
-    return (await this.#state(this.#site.holdField(this.#fieldOf(owner)))).holds;
+    return (await this.#site.state(this.#site.holdFieldOf(owner))).holds;
   }
 
   /**
@@ -143,7 +140,7 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    * when it never expires (set without a TTL by something other than Deadbolt).
    */
   async remainingTtl(): Promise<number | null> {
-    return (await this.#state('')).ttl;
+    return (await this.#site.state('')).ttl;
   }
 
   /** For lock groups: see `attemptAlone` in `@deadbolt/core/kit`. */
@@ -156,17 +153,5 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   #acquire(options: CheckedAcquireOptions): Promise<Held | null> {
     this.#site.runtime.assertOpen();
     return new Acquisition(this.#site, options).take();
-  }
-
-  #fieldOf(owner: string | undefined): string {
-    const id = owner === undefined ? currentOwner(this.name) : checkOwner(owner, 'owner');
-    if (id === undefined) throw new InvalidArgumentError('owner', 'give an owner, or ask inside a withLock callback');
-    return ownerField(this.#site.runtime.clientId, id);
-  }
-
-  #state(holdField: string): Promise<LockState> {
-    const { runtime, kind } = this.#site;
-    runtime.assertOpen();
-    return runtime.run(kind.state(holdField));
   }
 }

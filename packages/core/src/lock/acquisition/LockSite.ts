@@ -1,4 +1,9 @@
+import type { LockState } from '../../commands/replies.js';
+import { InvalidArgumentError } from '../../errors/LockError.js';
 import type { ReceivingLock } from '../../handoff/HandoffReceiver.js';
+import { ownerField } from '../../keys/lockKeys.js';
+import { checkOwner } from '../../options/validate.js';
+import { currentOwner } from '../../owner/ownerScope.js';
 import type { LockRuntime } from '../../runtime/LockRuntime.js';
 import type { FixedShapeKind } from '../fixedShapeKind.js';
 import type { HeldLock } from '../HeldLock.js';
@@ -8,7 +13,7 @@ import { giveBackQuietly } from './giveBack.js';
 
 /**
  * What every acquisition of one lock handle shares: the lock's name, its kind's declaration and
- * the client's runtime. Made once per handle by `LockBase`.
+ * the client's runtime; and the reads of the lock's state. Made once per handle by `LockBase`.
  *
  * @typeParam Grant - what a successful attempt learns (see `LockKind`)
  * @typeParam Held - what an acquisition returns
@@ -47,5 +52,23 @@ export class LockSite<Grant, Held extends HeldLock> {
   /** The hash field that counts the holds of `field`'s owner (see `LockKind.holdField`). */
   holdField(field: string): string {
     return this.kind.holdField ? this.kind.holdField(field) : field;
+  }
+
+  /**
+   * The hold field of `owner`, or without one, of the enclosing `withLock` scope's owner: what
+   * the queries read.
+   *
+   * @throws `InvalidArgumentError` when no owner is given outside a `withLock` scope
+   */
+  holdFieldOf(owner: string | undefined): string {
+    const id = owner === undefined ? currentOwner(this.name) : checkOwner(owner, 'owner');
+    if (id === undefined) throw new InvalidArgumentError('owner', 'give an owner, or ask inside a withLock callback');
+    return this.holdField(ownerField(this.runtime.clientId, id));
+  }
+
+  /** Reads the lock's TTL and the hold count of `holdField` (`''` for none), once the client is checked open. */
+  state(holdField: string): Promise<LockState> {
+    this.runtime.assertOpen();
+    return this.runtime.run(this.kind.state(holdField));
   }
 }
