@@ -15,8 +15,10 @@ const CAPS: Readonly<Record<string, number>> = {
   // commands and their replies, keys, owners, argument checks), with the types their signatures
   // name: 85 once the adapters' names moved out and core's internals (the local hand-off
   // registry, `definedScripts`, `decodePttl`, `checkOwner`, `LOCK_WAKES`) left; 88 with the key
-  // layouts the kinds declare and the CLI reads (`KeyLayout`, `LOCK_KEY_LAYOUT`, `nameFromPrefixed`).
-  '@deadbolt/core/kit': 88,
+  // layouts the kinds declare and the CLI reads (`KeyLayout`, `LOCK_KEY_LAYOUT`, `nameFromPrefixed`);
+  // 91 with the give-back rules locks and semaphores share (`runAttempt`, `giveBackQuietly`,
+  // `giveBackIfGone`).
+  '@deadbolt/core/kit': 91,
   // Issue 34: what an adapter needs beyond the `Executor` type: the listener and command arguments
   // of that contract, the subscriber router and links, options, `hashSlot` and `checkMethods`.
   '@deadbolt/core/adapter': 12,

@@ -10,7 +10,8 @@
 // Declaring a lock kind and running it.
 export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
 export { reentrantLockKind } from './lock/Lock.js';
-export { heldLock, type HoldDescription } from './lock/HeldLock.js';
+export { heldLock, type HoldHandle } from './lock/HeldLock.js';
+export { giveBackIfGone, giveBackQuietly, runAttempt } from './lock/acquisition/giveBack.js';
 export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
 export { pause } from './lock/pause.js';

@@ -6,7 +6,7 @@ import {
   LockNotHeldError,
   RedisUnavailableError,
 } from '../src/errors/LockError.js';
-import { HeldLock, type HoldDescription } from '../src/lock/HeldLock.js';
+import { HeldLock, type HoldHandle } from '../src/lock/HeldLock.js';
 import { checkOwnerInUse, newGeneratedOwner } from '../src/owner/generatedOwners.js';
 import { defineScript } from '../src/scripts/Script.js';
 import type { RenewalTarget } from '../src/watchdog/RenewalScheduler.js';
@@ -76,7 +76,7 @@ interface Registration {
 }
 
 interface FakeHold {
-  readonly description: HoldDescription;
+  readonly handle: HoldHandle;
   /** What the held lock did to the watchdog and the hold, in order. */
   readonly log: string[];
   readonly registrations: Registration[];
@@ -91,10 +91,12 @@ function fakeHold(
   const registrations: Registration[] = [];
   const releases = new CallQueue();
   const extensions = new CallQueue();
-  const description: HoldDescription = {
-    keepAlive: (renewed, onLost, acquiredAt, until) => {
+  const handle: HoldHandle = {
+    // As a kind's handle does: a fixed lease is guarded only where `guardLease` says so.
+    keepAlive: (onLost, acquiredAt, until) => {
+      if (until !== undefined && !(options.guardLease ?? false)) return undefined;
       log.push('keepAlive');
-      const registration: Registration = { target: renewed, acquiredAt, until, lose: onLost, cancelled: false };
+      const registration: Registration = { target, acquiredAt, until, lose: onLost, cancelled: false };
       registrations.push(registration);
       return {
         cancel: () => {
@@ -106,8 +108,6 @@ function fakeHold(
     name: 'report',
     owner: options.owner ?? 'worker-1',
     leaseTime: options.lease,
-    guardLease: options.guardLease ?? false,
-    target,
     acquiredAt: options.acquiredAt ?? performance.now(),
     release: () => {
       log.push('release');
@@ -118,12 +118,12 @@ function fakeHold(
       return extensions.next();
     },
   };
-  return { description, log, registrations, releases, extensions };
+  return { handle, log, registrations, releases, extensions };
 }
 
 function holdLock(options: Parameters<typeof fakeHold>[0] = {}): { held: HeldLock; hold: FakeHold } {
   const hold = fakeHold(options);
-  return { held: new HeldLock(hold.description), hold };
+  return { held: new HeldLock(hold.handle), hold };
 }
 
 function registration(hold: FakeHold, index = 0): Registration {
@@ -332,7 +332,7 @@ describe('HeldLock', () => {
     const hold = fakeHold({ lease: LEASE });
     let inside: HeldLock | undefined;
     const block = (async () => {
-      await using held = new HeldLock(hold.description);
+      await using held = new HeldLock(hold.handle);
       inside = held;
     })();
     expect(hold.releases.count).toBe(1);

@@ -120,7 +120,7 @@ describe('HandoffReceiver', () => {
   it('once its wait ended, a late re-enlist (after a pass that came to nothing) leaves it off the list', () => {
     const handoffs = new LocalHandoffs(DEFAULT_LOCAL_HANDOFF);
     const lock = { key: 'lock\norders' } as unknown as ReceivingLock<null>;
-    const receiver = new HandoffReceiver(handoffs, lock, 'client:owner', 1_000, () => undefined);
+    const receiver = new HandoffReceiver(handoffs, lock, 'client:owner', 1_000);
     receiver.enlist();
     expect(handoffs.size).toBe(1);
     receiver.close();

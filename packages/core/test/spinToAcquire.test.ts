@@ -12,24 +12,26 @@ import {
 } from '../src/lock/spinToAcquire.js';
 
 const HELD_LONG = 60_000;
+/** The hold a successful attempt takes. */
+const TAKEN = { hold: 'taken' };
 
 /** A lock that stays held for `freeAfter` attempts, recording when each attempt ran. */
-function pollingLoop(overrides: Partial<SpinLoop> & { freeAfter?: number } = {}) {
+function pollingLoop(overrides: Partial<SpinLoop<typeof TAKEN>> & { freeAfter?: number } = {}) {
   const attempts: number[] = [];
-  const undo = vi.fn(async () => undefined);
+  const giveBack = vi.fn(async () => undefined);
   const freeAfter = overrides.freeAfter ?? Infinity;
-  const loop: SpinLoop = {
+  const loop: SpinLoop<typeof TAKEN> = {
     backoff: { delay: () => 10 },
     waitTime: Infinity,
     signal: undefined,
     attempt: async () => {
       attempts.push(performance.now());
-      return attempts.length > freeAfter ? null : HELD_LONG;
+      return attempts.length > freeAfter ? TAKEN : HELD_LONG;
     },
-    undo,
+    giveBack,
     ...overrides,
   };
-  return { loop, attempts, undo };
+  return { loop, attempts, giveBack };
 }
 
 const gaps = (times: readonly number[]) => times.slice(1).map((time, i) => time - times[i]!);
@@ -83,13 +85,13 @@ describe('spinToAcquire', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
   afterEach(() => vi.useRealTimers());
 
-  it('sleeps each delay of the backoff between attempts, and resolves true once taken', async () => {
+  it('sleeps each delay of the backoff between attempts, and resolves the hold once taken', async () => {
     const delays = [3, 7, 20, 50];
     const backoff: Backoff = { delay: (failed) => delays[failed - 1]! };
     const { loop, attempts } = pollingLoop({ backoff, freeAfter: 4 });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
-    expect(await taking).toBe(true);
+    expect(await taking).toBe(TAKEN);
     expect(gaps(attempts)).toEqual(delays);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -101,7 +103,7 @@ describe('spinToAcquire', () => {
     });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
-    expect(await taking).toBe(true);
+    expect(await taking).toBe(TAKEN);
     const full = [4, 8, 16, 32, 64, 64, 64, 64, 64];
     expect(gaps(attempts)).toHaveLength(full.length);
     gaps(attempts).forEach((gap, i) => {
@@ -110,11 +112,11 @@ describe('spinToAcquire', () => {
     });
   });
 
-  it('never sleeps past the deadline: a last attempt at the deadline, then false', async () => {
+  it('never sleeps past the deadline: a last attempt at the deadline, then undefined', async () => {
     const { loop, attempts } = pollingLoop({ backoff: { delay: () => 30 }, waitTime: 100 });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
-    expect(await taking).toBe(false);
+    expect(await taking).toBeUndefined();
     expect(attempts).toEqual([0, 30, 60, 90, 100]);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -125,12 +127,12 @@ describe('spinToAcquire', () => {
       backoff: { delay: () => 1_000 },
       attempt: async () => {
         attempts.push(performance.now());
-        return ++calls > 2 ? null : 15;
+        return ++calls > 2 ? TAKEN : 15;
       },
     });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
-    expect(await taking).toBe(true);
+    expect(await taking).toBe(TAKEN);
     expect(gaps(attempts)).toEqual([15, 15]);
   });
 
@@ -138,13 +140,13 @@ describe('spinToAcquire', () => {
     const { loop, attempts } = pollingLoop({ firstTtl: HELD_LONG, freeAfter: 0 });
     const taking = spinToAcquire(loop);
     await vi.runAllTimersAsync();
-    expect(await taking).toBe(true);
+    expect(await taking).toBe(TAKEN);
     expect(attempts).toEqual([10]);
   });
 
-  it('a wait time of 0 is the one attempt: false with no timer set', async () => {
+  it('a wait time of 0 is the one attempt: undefined with no timer set', async () => {
     const { loop, attempts } = pollingLoop({ waitTime: 0 });
-    expect(await spinToAcquire(loop)).toBe(false);
+    expect(await spinToAcquire(loop)).toBeUndefined();
     expect(attempts).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -174,19 +176,19 @@ describe('spinToAcquire', () => {
 
   it('an abort that races a successful attempt wins: the hold goes back', async () => {
     const controller = new AbortController();
-    const { loop, undo } = pollingLoop({
+    const { loop, giveBack } = pollingLoop({
       signal: controller.signal,
       firstTtl: HELD_LONG,
       attempt: async () => {
         controller.abort(new Error('too late'));
-        return null;
+        return TAKEN;
       },
     });
     const taking = spinToAcquire(loop);
     const outcome = expect(taking).rejects.toThrow('too late');
     await vi.runAllTimersAsync();
     await outcome;
-    expect(undo).toHaveBeenCalledTimes(1);
+    expect(giveBack).toHaveBeenCalledWith(TAKEN);
   });
 
   it('an already aborted signal rejects before any attempt', async () => {

@@ -3,20 +3,10 @@
 import { BACKENDS, eventually, sleep, useSuiteContext } from '@deadbolt/conformance';
 import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
 import type { HeldLock, LockClient } from '@deadbolt/core';
-import type { AcquireReply, AttemptContext } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CountingFairLock } from './CountingFairLock.js';
 import { queueState } from './queueState.js';
-
-/** A fair lock that counts the acquisition attempts of each owner. */
-class CountingFairLock extends FairLock {
-  readonly attempts = new Map<string, number>();
-
-  protected override tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
-    this.attempts.set(attempt.field, (this.attempts.get(attempt.field) ?? 0) + 1);
-    return super.tryAcquireOnce(attempt);
-  }
-}
 
 describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useSuiteContext(subjectOf(FAIR_LOCK), adapter, topology);
@@ -199,7 +189,7 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
     expect(await eventually(async () => (await ctx.backend().pubsubChannels()).length === 6)).toBe(true);
     for (let i = 0; i < 6; i++) {
       await sleep(50);
-      const before = locks.map((lock) => new Map(lock.attempts));
+      const before = locks.map((lock) => new Map(lock.sent));
       await held.release();
       held = await waits[i]!;
       expect(held.owner).toBe(`w${i}`);
@@ -208,7 +198,7 @@ describe.each(BACKENDS)('FairLock queue on $adapter/$topology', ({ adapter, topo
       const woken = [`:w${i}`, `:w${i + 1}`];
       const attemptsSince = () =>
         locks.flatMap((lock, l) =>
-          [...lock.attempts].map(([field, count]) => ({ field, count: count - (before[l]!.get(field) ?? 0) })),
+          [...lock.sent].map(([field, count]) => ({ field, count: count - (before[l]!.get(field) ?? 0) })),
         );
       // The message that tells w<i+1> may come late on a loaded machine: wait for its attempt,
       // then give any other waiter time to stir.

@@ -10,9 +10,9 @@ import {
   type RedissonFairLock,
 } from '@deadbolt/conformance';
 import { FAIR_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
-import type { AcquireReply, AttemptContext } from '@deadbolt/core/kit';
 import { FairLock } from '@deadbolt/fair-lock';
 import { describe, expect, it } from 'vitest';
+import { CountingFairLock } from './CountingFairLock.js';
 import { queueState } from './queueState.js';
 
 // A Java service configured with setLockWatchdogTimeout(1500): its locks live 1.5 s unrenewed.
@@ -28,17 +28,6 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
     (value) => ({ ok: true, value, at: performance.now() }),
     (error: unknown) => ({ ok: false, error, at: performance.now() }),
   );
-}
-
-/** A fair lock that counts its acquisition attempts once they have run. */
-class CountingFairLock extends FairLock {
-  attempts = 0;
-
-  protected override async tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
-    const reply = await super.tryAcquireOnce(attempt);
-    this.attempts++;
-    return reply;
-  }
 }
 
 describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapter, topology }) => {
@@ -151,7 +140,7 @@ describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapte
     const deadbolt = new CountingFairLock(client, name);
     const deadboltWaits = settle(deadbolt.acquire({ owner: 'node', signal: AbortSignal.timeout(12_000) }));
     // Its first attempt queues it; the one after subscribing decides how long it sleeps.
-    await eventually(() => deadbolt.attempts === 2);
+    await eventually(() => deadbolt.ran === 2);
     // The Java head takes the lock (no message), renewed by its LockTask; a Java waiter queues behind.
     await fairA.lock(head);
     await sleep(1_000);
@@ -200,7 +189,7 @@ describe.each(BACKENDS)('FairLock and Redisson on $adapter/$topology', ({ adapte
     await redisson.unlock(holder);
     const deadbolt = new CountingFairLock(client, name);
     const deadboltWaits = settle(deadbolt.acquire({ owner: 'node', signal: AbortSignal.timeout(12_000) }));
-    await eventually(() => deadbolt.attempts === 2);
+    await eventually(() => deadbolt.ran === 2);
     await redisson.lock(head);
     await sleep(2_500);
     const unlocked = performance.now();

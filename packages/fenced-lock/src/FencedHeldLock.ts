@@ -1,5 +1,5 @@
 import { HeldLock } from '@deadbolt/core';
-import type { HoldDescription } from '@deadbolt/core/kit';
+import type { HoldHandle } from '@deadbolt/core/kit';
 
 /**
  * One acquisition of a {@link FencedLock}: a {@link @deadbolt/core!index.HeldLock} with the fencing
@@ -15,7 +15,7 @@ export class FencedHeldLock extends HeldLock {
   readonly token: bigint;
 
   /** For the fenced lock: wraps a successful acquisition and the token it drew. */
-  constructor(hold: HoldDescription, token: bigint) {
+  constructor(hold: HoldHandle, token: bigint) {
     super(hold);
     this.token = token;
   }

@@ -4,25 +4,37 @@
 // (ReadLockTask for readers, LockTask for writers).
 import { BACKENDS, eventually, sleep, useRedissonPeers, useSuiteContext } from '@deadbolt/conformance';
 import { READ_WRITE_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
-import type { LockClient } from '@deadbolt/core';
-import { lockRuntime, type AcquireReply, type AttemptContext } from '@deadbolt/core/kit';
-import { ReadWriteLock, ReadWriteLockHalf, readLockKind, writeLockKind, type ReadWriteMode } from '@deadbolt/rwlock';
+import { LockBase, type LockClient } from '@deadbolt/core';
+import { lockRuntime } from '@deadbolt/core/kit';
+import { ReadWriteLock, readLockKind, writeLockKind, type ReadWriteMode } from '@deadbolt/rwlock';
 import { describe, expect, it } from 'vitest';
 
 // A Java service configured with setLockWatchdogTimeout(1500).
 const JAVA_WATCHDOG = 1_500;
 
-/** A read or write lock that can send a release request again, as a driver does after a reconnect. */
-class ResendingHalf extends ReadWriteLockHalf {
-  lastHold = '';
+/**
+ * A read or write lock that can send a release request again, as a driver does after a reconnect:
+ * its kind's `acquire` notes each attempt's hold id.
+ */
+class ResendingHalf extends LockBase {
+  readonly mode: ReadWriteMode;
+  readonly #attempted: { hold: string };
   constructor(client: LockClient, name: string, mode: ReadWriteMode) {
-    super(client, name, mode);
+    const attempted = { hold: '' };
+    super(client, name, (checked) => {
+      const kind = mode === 'read' ? readLockKind(checked) : writeLockKind(checked);
+      return {
+        ...kind,
+        acquire: (attempt) => {
+          attempted.hold = attempt.hold;
+          return kind.acquire(attempt);
+        },
+      };
+    });
+    this.mode = mode;
+    this.#attempted = attempted;
   }
-  protected override tryAcquireOnce(attempt: AttemptContext): Promise<AcquireReply<null>> {
-    this.lastHold = attempt.hold;
-    return super.tryAcquireOnce(attempt);
-  }
-  async resend(owner: string, hold = this.lastHold): Promise<boolean> {
+  async resend(owner: string, hold = this.#attempted.hold): Promise<boolean> {
     const kind = this.mode === 'read' ? readLockKind(this.name) : writeLockKind(this.name);
     return (await lockRuntime(this.client).run(kind.release(`${this.client.id}:${owner}`, hold))) !== 'notHeld';
   }

@@ -1,5 +1,5 @@
 import { HeldLock } from '@deadbolt/core';
-import type { HoldDescription } from '@deadbolt/core/kit';
+import type { HoldHandle } from '@deadbolt/core/kit';
 
 /**
  * Permits a {@link PermitExpirableSemaphore} acquisition took, each under its own id: a
@@ -23,7 +23,7 @@ export class HeldExpirablePermits extends HeldLock {
    *
    * @internal
    */
-  constructor(hold: HoldDescription, ids: readonly string[]) {
+  constructor(hold: HoldHandle, ids: readonly string[]) {
     super(hold);
     this.ids = ids;
   }

@@ -1,5 +1,5 @@
 import { LockNotHeldError, type LockHost } from '@deadbolt/core';
-import { call, checkDuration, type Call, type HoldDescription } from '@deadbolt/core/kit';
+import { call, checkDuration, giveBackIfGone, runAttempt, type Call, type HoldHandle } from '@deadbolt/core/kit';
 import { expirableAddPermitsCommand } from './commands/expirableAddPermits.js';
 import { expirableAvailablePermitsCommand } from './commands/expirableAvailablePermits.js';
 import { expirableReleaseCommand } from './commands/expirableRelease.js';
@@ -173,10 +173,12 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
       const sentAt = performance.now();
       let reply: ExpirableAcquireReply;
       try {
-        reply = await runtime.run(call(expirableTryAcquireCommand, { name: this.name, ids, lease, hold }), (late) => {
-          // Taken after the call timed out: nobody holds them, so they go back at once.
-          if (late.taken) void this.#giveBack(ids, hold);
-        });
+        reply = await runAttempt(
+          runtime,
+          call(expirableTryAcquireCommand, { name: this.name, ids, lease, hold }),
+          (late) => late.taken,
+          () => this.#giveBack(ids, hold),
+        );
       } catch (error) {
         uncertain = hold;
         throw error;
@@ -195,29 +197,25 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
     if (taken === undefined) return null;
     const { hold, sentAt } = taken;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
-    if (signal?.aborted || runtime.closed) {
-      await this.#giveBack(ids, hold);
-      runtime.assertOpen();
-      signal?.throwIfAborted();
-    }
-    return new HeldExpirablePermits(this.#describe(ids, leaseTime, sentAt, hold), ids);
+    await giveBackIfGone(runtime, signal, () => this.#giveBack(ids, hold));
+    return new HeldExpirablePermits(this.#handle(ids, leaseTime, sentAt, hold), ids);
   }
 
   // How HeldLock keeps, renews, extends and releases the permits the attempt `hold` took under
   // `ids`. The hold id names them in every request: a release keeps its outcome in the attempt's
   // record (a copy of the attempt then takes nothing), an update its number in their lease record.
-  #describe(ids: readonly string[], leaseTime: number | undefined, acquiredAt: number, hold: string): HoldDescription {
+  #handle(ids: readonly string[], leaseTime: number | undefined, acquiredAt: number, hold: string): HoldHandle {
     const { runtime } = this;
     const { name } = this;
     const field = ids.join(' ');
+    const target = { command: expirableRenewCommand, name, field, hold };
     return {
-      keepAlive: (target, onLost, at, until) => runtime.keepAlive(target, onLost, at, until),
       name,
       owner: ids.join(','),
       leaseTime,
-      guardLease: false,
-      target: { command: expirableRenewCommand, name, field, hold },
       acquiredAt,
+      // Their fixed leases are their own: nothing to guard.
+      keepAlive: (onLost, from, until) => (until === undefined ? runtime.keepAlive(target, onLost, from) : undefined),
       release: async () =>
         (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
       extend: (lease) =>

@@ -1,5 +1,5 @@
 import { RedisUnavailableError } from '@deadbolt/core';
-import { call, waitOnChannel, type Call } from '@deadbolt/core/kit';
+import { call, giveBackIfGone, runAttempt, waitOnChannel, type Call } from '@deadbolt/core/kit';
 import { addPermitsCommand } from './commands/addPermits.js';
 import { availablePermitsCommand } from './commands/availablePermits.js';
 import { drainPermitsCommand } from './commands/drainPermits.js';
@@ -137,13 +137,15 @@ export class Semaphore extends SemaphoreBase {
     let uncertain: string | undefined;
     const attempt = async () => {
       const hold = runtime.newHoldId();
-      const run = runtime.run(call(tryAcquirePermitsCommand, { name, permits, hold }), (late) => {
-        // Taken after the call timed out: nobody holds them, so they go back at once.
-        if (late.outcome === 'taken') void this.#giveBack(hold);
-      });
+      const giveBack = () => this.#giveBack(hold);
       let reply;
       try {
-        reply = await run;
+        reply = await runAttempt(
+          runtime,
+          call(tryAcquirePermitsCommand, { name, permits, hold }),
+          (late) => late.outcome === 'taken',
+          giveBack,
+        );
       } catch (error) {
         // The request may have run before the connection failed (node-redis then rejects it
         // without sending it again), or may run later (a copy still queued by the driver).
@@ -172,11 +174,7 @@ export class Semaphore extends SemaphoreBase {
     if (taken === undefined) return null;
     const { hold, ttl } = taken;
     // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
-    if (signal?.aborted || runtime.closed) {
-      await this.#giveBack(hold);
-      runtime.assertOpen();
-      signal?.throwIfAborted();
-    }
+    await giveBackIfGone(runtime, signal, () => this.#giveBack(hold));
     // While they are held, their mark must not expire before the semaphore does (see holdsKeeper.ts).
     const kept = keepHolds(runtime, name, ttl);
     return new HeldPermits(name, permits, async () => {

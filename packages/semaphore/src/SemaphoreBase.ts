@@ -1,5 +1,5 @@
 import type { LockHost } from '@deadbolt/core';
-import { call, checkLockName, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import { call, checkLockName, giveBackQuietly, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
 import { trySetPermitsCommand } from './commands/trySetPermits.js';
 import { checkPermits } from './permitArguments.js';
 import { semaphoreChannelName } from './semaphoreKeys.js';
@@ -101,11 +101,7 @@ export abstract class SemaphoreBase {
    *
    * @internal
    */
-  protected async giveBack(command: Call<unknown>): Promise<void> {
-    const { events } = this.runtime;
-    await this.runtime.giveBack(command, (error) => {
-      if (events.listening('handledError'))
-        events.emit('handledError', { operation: 'giveBack', name: this.name, error });
-    });
+  protected giveBack(command: Call<unknown>): Promise<void> {
+    return giveBackQuietly(this.runtime, this.name, command);
   }
 }

@@ -26,15 +26,15 @@ export interface ReceivingLock<Grant> {
   /** How the client's hand-offs know the lock: its kind's hand-off script and its name. */
   readonly key: string;
   /** Gives back hold `hold` of `field` by id, whatever came of it (does nothing if it was never taken). */
-  giveBack(field: string, hold: string): void;
+  giveBack(field: string, hold: string): Promise<void>;
 }
 
 /** A {@link HandoffReceiver} as the wait loop sees it. */
-export interface Receiver {
+export interface Receiver<Grant> {
   interrupt: (() => void) | undefined;
   enlist(): void;
   close(): void;
-  collect(): Promise<boolean> | undefined;
+  collect(): Promise<Passed<Grant> | null> | undefined;
 }
 
 /**
@@ -45,33 +45,24 @@ export interface Receiver {
  *
  * @typeParam Grant - what the kind's hand-off grants, as its acquire does
  */
-export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
+export class HandoffReceiver<Grant> implements LocalWaiter, Receiver<Grant> {
   interrupt: (() => void) | undefined;
   readonly #handoffs: LocalHandoffs;
   readonly #lock: ReceivingLock<Grant>;
   readonly #field: string;
   readonly #lease: number;
-  readonly #onPassed: (passed: Passed<Grant>) => void;
   #offer: Promise<Passed<Grant> | null> | undefined;
   #closed = false;
 
   /**
    * @param field - the waiter's owner field
    * @param lease - the lease the waiter asked for, in milliseconds
-   * @param onPassed - takes a lock passed to this waiter, as a successful attempt would
    */
-  constructor(
-    handoffs: LocalHandoffs,
-    lock: ReceivingLock<Grant>,
-    field: string,
-    lease: number,
-    onPassed: (passed: Passed<Grant>) => void,
-  ) {
+  constructor(handoffs: LocalHandoffs, lock: ReceivingLock<Grant>, field: string, lease: number) {
     this.#handoffs = handoffs;
     this.#lock = lock;
     this.#field = field;
     this.#lease = lease;
-    this.#onPassed = onPassed;
   }
 
   /**
@@ -105,7 +96,7 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
     this.#offer = passing.then(
       (reply) => (reply.status === 'passed' ? { hold: to.hold, grant: reply.grant, acquiredAt, streak } : null),
       (error: unknown) => {
-        if (error instanceof RedisUnavailableError) giveBack(to.field, to.hold);
+        if (error instanceof RedisUnavailableError) void giveBack(to.field, to.hold);
         return null;
       },
     );
@@ -115,17 +106,11 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver {
 
   /**
    * For the waiter: `undefined` when no holder passed it the lock since the last call; else
-   * resolves `true` once it holds the lock passed to it (given to `onPassed`), `false` when
-   * nothing was passed.
+   * resolves the lock passed to it once it holds it, `null` when nothing was passed. Never rejects.
    */
-  collect(): Promise<boolean> | undefined {
+  collect(): Promise<Passed<Grant> | null> | undefined {
     const offer = this.#offer;
-    if (!offer) return undefined;
     this.#offer = undefined;
-    return offer.then((passed) => {
-      if (!passed) return false;
-      this.#onPassed(passed);
-      return true;
-    });
+    return offer;
   }
 }

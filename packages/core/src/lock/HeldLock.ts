@@ -4,30 +4,30 @@ import {
   RedisUnavailableError,
   type InvalidArgumentError,
 } from '../errors/LockError.js';
-import type { LockRuntime } from '../runtime/LockRuntime.js';
 import { checkDuration } from '../options/validate.js';
 import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
-import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
+import type { Renewal } from '../watchdog/RenewalScheduler.js';
 
-/** How a lock kind describes one successful acquisition to {@link HeldLock}. For lock kind authors. */
-export interface HoldDescription {
-  /** Keeps the hold alive: the runtime's watchdog. */
-  readonly keepAlive: LockRuntime['keepAlive'];
+/**
+ * What a {@link HeldLock} holds on to: one successful acquisition, and the operations on the hold
+ * it took. For lock kind authors: the acquisition makes it and gives it to the kind's `held`.
+ */
+export interface HoldHandle {
   /** The lock's name. */
   readonly name: string;
   /** The owner id (the part after `<clientId>:` in the owner field). */
   readonly owner: string;
   /** The lease in milliseconds, or `undefined` when the watchdog renews the lock. */
   readonly leaseTime: number | undefined;
-  /**
-   * Whether the watchdog guards a fixed lease (see `RenewalScheduler.register`'s `until`): for a
-   * kind whose hash other parties' holds share and may shorten (a read lock).
-   */
-  readonly guardLease: boolean;
-  /** The hold as the kind's renewal script sees it: what the watchdog renews when `leaseTime` is `undefined`. */
-  readonly target: RenewalTarget;
   /** When the acquire was sent, on the monotonic clock (`performance.now()`). */
   readonly acquiredAt: number;
+  /**
+   * Has the watchdog keep the hold alive from `from` (monotonic ms) on, telling `onLost` when it
+   * is found gone or cannot be renewed in time. With `until`, the hold has a fixed lease ending
+   * then: the watchdog only guards it up to then, for a kind whose hash other parties' holds share
+   * and may shorten (a read lock), and does nothing (`undefined`) for other kinds.
+   */
+  keepAlive(onLost: (error: LockLostError) => void, from: number, until?: number): Renewal | undefined;
   /**
    * Releases this one hold. Resolves `true` when it was released, `false` when it did not stand.
    * Called again on a retry; a repeat is harmless.
@@ -47,7 +47,7 @@ export interface HoldDescription {
 }
 
 /** Wraps a successful acquisition in a plain {@link HeldLock}: the `held` of most lock kinds. For lock kind authors. */
-export function heldLock(hold: HoldDescription): HeldLock {
+export function heldLock(hold: HoldHandle): HeldLock {
   return new HeldLock(hold);
 }
 
@@ -72,7 +72,7 @@ export class HeldLock implements AsyncDisposable {
   /** The owner id holding it; pass it as `owner` to re-enter from elsewhere. */
   readonly owner: string;
   readonly #controller = new AbortController();
-  readonly #hold: HoldDescription;
+  readonly #hold: HoldHandle;
   #leaseTime: number | undefined;
   #renewal: Renewal | undefined;
   #leaseTimer: NodeJS.Timeout | undefined;
@@ -90,12 +90,12 @@ export class HeldLock implements AsyncDisposable {
   #ownerInUse = true;
 
   /** For lock kind authors: wraps a successful acquisition and starts keeping it alive. */
-  constructor(hold: HoldDescription) {
+  constructor(hold: HoldHandle) {
     this.name = hold.name;
     this.owner = hold.owner;
     this.#hold = hold;
     if (hold.leaseTime === undefined) {
-      this.#renewal = hold.keepAlive(hold.target, (error) => this.#lose(error), hold.acquiredAt);
+      this.#renewal = hold.keepAlive((error) => this.#lose(error), hold.acquiredAt);
     } else {
       this.#startLease(hold.leaseTime, hold.acquiredAt);
     }
@@ -268,9 +268,7 @@ export class HeldLock implements AsyncDisposable {
   #startLease(leaseTime: number, from: number): void {
     this.#leaseTime = leaseTime;
     this.#leaseEnd = from + leaseTime;
-    if (this.#hold.guardLease) {
-      this.#renewal = this.#hold.keepAlive(this.#hold.target, (error) => this.#lose(error), from, from + leaseTime);
-    }
+    this.#renewal = this.#hold.keepAlive((error) => this.#lose(error), from, from + leaseTime);
     const left = from + leaseTime - performance.now();
     this.#leaseTimer = setTimeout(
       () => {

@@ -2,7 +2,7 @@ import type { ForceReleaseInput, HandOffInput } from '../commands/inputs.js';
 import type { RenewCommand } from '../commands/renewBatch.js';
 import type { AcquireReply, HandOffReply, LockState, ReleaseReply } from '../commands/replies.js';
 import type { Call, Command } from '../scripts/Command.js';
-import type { HeldLock, HoldDescription } from './HeldLock.js';
+import type { HeldLock, HoldHandle } from './HeldLock.js';
 import type { Backoff } from './spinToAcquire.js';
 
 /** What an acquisition's attempts share, passed to {@link LockKind.leave}. */
@@ -103,5 +103,5 @@ export interface LockKind<Grant = null, Held extends HeldLock = HeldLock> {
   /** The error for an attempt the script `refused`, given the owner id. */
   refused?(owner: string): Error;
   /** Wraps a successful acquisition in what `acquire` returns: `heldLock` for most kinds. */
-  held(hold: HoldDescription, grant: Grant): Held;
+  held(hold: HoldHandle, grant: Grant): Held;
 }

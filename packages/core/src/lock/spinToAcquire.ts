@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/LockError.js';
 import { checkDuration, checkOptions, describeValue } from '../options/validate.js';
-import { abortWins, type AcquireLoop } from './waitToAcquire.js';
+import { waitLoop, type WaitLoop } from './acquisition/waitLoop.js';
 import { pause } from './pause.js';
 
 /**
@@ -80,41 +80,39 @@ export function exponentialBackoff(
   };
 }
 
-/**
- * Everything the polling wait loop needs from one lock: the {@link Backoff}, and what the pub/sub
- * wait loop takes but its channel, hand-off and hold-off (an attempt replies `null` when taken,
- * else the holder's TTL; `undo` gives back a hold an abort raced).
- */
-export interface SpinLoop extends Pick<
-  AcquireLoop,
-  'firstTtl' | 'waitTime' | 'signal' | 'attempt' | 'undo' | 'onBusy'
-> {
+/** Everything the polling wait needs from one acquisition. */
+export interface SpinLoop<Hold> extends Pick<WaitLoop<Hold>, 'waitTime' | 'signal' | 'onBusy'> {
   /** How long to sleep after each failed attempt. */
   readonly backoff: Backoff;
+  /** What a first attempt made before the wait found: the holder's TTL (see `WaitLoop.first`). */
+  readonly firstTtl?: number | undefined;
+  /** One attempt: the hold taken, else the holder's TTL in milliseconds. */
+  attempt(): Promise<Hold | number>;
+  /** Gives back a hold an abort raced. */
+  giveBack(hold: Hold): Promise<void>;
 }
 
 /**
  * Tries to take a lock, and while it is held elsewhere, polls: sleeps the backoff's delay (cut
- * short by the holder's TTL and by the end of the wait) and tries again. Subscribes to nothing, so
- * it works where pub/sub does not; a release is seen at the next attempt.
- * Resolves `true` when taken, `false` when the wait time ran out; rejects with the signal's
- * reason when aborted (at once, also mid-sleep), leaving no timer and no hold behind. An abort
- * that races a successful attempt still wins: the hold goes back.
+ * short by the holder's TTL and by the end of the wait) and tries again (see {@link waitLoop}).
+ * Subscribes to nothing, so it works where pub/sub does not; a release is seen at the next attempt.
+ *
+ * @returns the hold taken, or `undefined` when the wait time ran out; rejects with the signal's
+ *   reason when aborted (at once, also mid-sleep), leaving no timer and no hold behind. An abort
+ *   that races a successful attempt still wins: the hold goes back.
  */
-export async function spinToAcquire(loop: SpinLoop): Promise<boolean> {
-  const { signal } = loop;
-  signal?.throwIfAborted();
-  const deadline = performance.now() + loop.waitTime;
-  let ttl = loop.firstTtl === undefined ? await loop.attempt() : loop.firstTtl;
-  for (let failed = 1; ; failed++) {
-    if (ttl === null) {
-      await abortWins(signal, loop.undo);
-      return true;
-    }
-    loop.onBusy?.();
-    const remaining = deadline - performance.now();
-    if (loop.waitTime <= 0 || remaining <= 0) return false;
-    await pause(Math.min(loop.backoff.delay(failed), ttl, remaining), signal);
-    ttl = await loop.attempt();
-  }
+export function spinToAcquire<Hold extends object>(loop: SpinLoop<Hold>): Promise<Hold | undefined> {
+  const { backoff, signal } = loop;
+  return waitLoop<Hold>({
+    waitTime: loop.waitTime,
+    signal,
+    first: loop.firstTtl,
+    attempt: () => loop.attempt(),
+    giveBack: loop.giveBack,
+    onBusy: loop.onBusy,
+    sleeper: async (ms, failed) => {
+      await pause(Math.min(backoff.delay(failed), ms), signal);
+      return undefined;
+    },
+  });
 }

@@ -1,4 +1,6 @@
 import type { LockRuntime } from '../runtime/LockRuntime.js';
+import { waitLoop, type Sleep } from '../lock/acquisition/waitLoop.js';
+import type { ChannelSubscription } from './ChannelHub.js';
 import type { WakeRule } from './WakeRule.js';
 
 /** What one wait on a channel needs: see {@link waitOnChannel}. */
@@ -23,37 +25,44 @@ export interface ChannelWait {
 /**
  * Waits without polling until `check` holds: joins the channel through the client's shared
  * subscription, checks (so a change between the two is not missed), then sleeps until a message
- * or the end of the wait, and loops. Resolves `true` once `check` held, `false` when the wait time
- * ran out; rejects with the signal's reason when aborted, and with `ClientClosedError` when the
+ * or the end of the wait, and loops (`waitLoop`, as locks do). Resolves `true` once `check`
+ * held, `false` when the wait time ran out; rejects with the signal's reason when aborted, and with `ClientClosedError` when the
  * client closes (also when a check fails because of it). Leaves nothing behind: a wake this
  * waiter took and did not use passes to the next local waiter, and the channel is given back.
- * For synchronizers other than locks (a semaphore, a latch); locks wait with their own loop.
+ * For synchronizers other than locks (a semaphore, a latch).
  */
 export async function waitOnChannel(wait: ChannelWait): Promise<boolean> {
   const { runtime, signal } = wait;
-  const deadline = performance.now() + wait.waitTime;
+  const since = performance.now();
   signal?.throwIfAborted();
-  if (wait.checkBeforeJoining) {
-    if (await checkOnce(wait)) return true;
-    if (wait.waitTime <= 0) return false;
-    signal?.throwIfAborted();
-  }
-  const subscription = await runtime.join(wait.channel, wait.wakes);
+  let subscription: ChannelSubscription | undefined;
   // A wake this waiter took and has not answered with a check that held.
   let woken = false;
   let held = false;
-  try {
-    for (;;) {
-      signal?.throwIfAborted();
-      if ((held = await checkOnce(wait))) return true;
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) return false;
+  const sleepOn =
+    (joined: ChannelSubscription): Sleep<true> =>
+    async (ms) => {
       woken = false;
-      woken = await subscription.sleep(remaining, signal);
-    }
+      woken = await joined.sleep(ms, signal);
+      return undefined;
+    };
+  const join = async () => (subscription = await runtime.join(wait.channel, wait.wakes));
+  try {
+    held =
+      (await waitLoop<true>({
+        waitTime: wait.waitTime,
+        since,
+        signal,
+        attempt: async () => {
+          signal?.throwIfAborted();
+          return (await checkOnce(wait)) || Infinity;
+        },
+        sleeper: wait.checkBeforeJoining ? { setUp: async () => sleepOn(await join()) } : sleepOn(await join()),
+      })) !== undefined;
+    return held;
   } finally {
-    if (woken && !held) subscription.passWake();
-    subscription.release();
+    if (woken && !held) subscription?.passWake();
+    subscription?.release();
   }
 }
 

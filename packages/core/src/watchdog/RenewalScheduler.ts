@@ -88,11 +88,6 @@ export class RenewalScheduler {
     this.#onBatch = options.onBatch;
   }
 
-  /** The lease every renewal sets, in milliseconds. */
-  get lease(): number {
-    return this.#lease;
-  }
-
   /** How many distinct lock holds are being renewed. */
   get size(): number {
     return this.#entries.size;
