@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/lock-hold"
+--- @include "queue"
 -- Takes a fair lock in arrival order, re-enters it, or queues the caller, once per attempt and
 -- never past its deadline. Runs after core's lock-hold.lua (coreLua.hold, with the request
 -- deadline and the hold markers) and queue.lua.

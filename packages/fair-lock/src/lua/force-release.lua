@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/same-holders"
+--- @include "queue"
 -- Deletes a fair lock, with its hold markers, if its holders are still the ones the operator was
 -- shown, and wakes the waiter at the head of the queue. The queue stays as it is. Runs once per
 -- request (a copy answers the first outcome) and never past its deadline. Runs after

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "queue"
 -- A waiter stops waiting without the lock (it timed out, was aborted or failed): it leaves the
 -- queue at once, and the deadlines of the waiters behind it move up by its allowance, though
 -- none to less than waiterTimeout from now. When it was first in line for a free lock, the next

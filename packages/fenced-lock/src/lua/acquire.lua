@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/lock-hold"
 -- Takes a fenced lock or re-enters it, and draws the next fencing token (Redisson's RFencedLock
 -- layout): every acquisition, a re-entry too, increments the counter once.
 -- Runs after lock-hold.lua (coreLua.hold, with the request deadline and the hold markers).

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/lock-hold"
+--- @include "read-holds"
 -- Takes a read hold: granted unless another owner holds the write lock. Claims the attempt's
 -- request record first, so the attempt counts once however often it arrives, and a copy that
 -- comes after its hold ended (or after its give-back) takes nothing. Runs after core's

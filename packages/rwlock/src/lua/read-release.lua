@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/release-hold"
+--- @include "read-holds"
 -- Releases one read hold. The lock then lives as long as its longest live read hold (the
 -- writer's TTL stands while a writer holds); when that shortens its TTL, every waiter is woken to
 -- see the new TTL. When no hold is left, the lock is deleted and one waiter (a writer) is woken.

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/renew-batch"
+--- @include "read-holds"
 -- Renews the leases of many read and write holds in one call (the watchdog's batch for one slot).
 -- A hold is renewed only while its owner still holds it: renewal never re-acquires. A write hold
 -- whose lease an extend set is left alone: this renewal was sent before the extend and arrived

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/hold-markers"
+--- @include "read-holds"
 -- Sets a new lease on one standing write hold (HeldLock.extend). The owner's only write hold gets
 -- exactly the new lease, though never less than the owner's own read holds still have; while
 -- other write holds of the owner stand, the lease is only ever lengthened. The hold is marked as

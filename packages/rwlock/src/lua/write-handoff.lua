@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/pass-hold"
+--- @include "read-holds"
 -- Releases one hold of the write lock and, when it was its owner's last, passes the write lock to
 -- a writer of the same client in the same step (a local hand-off, see core's pass-hold.lua): the
 -- hash stays in write mode and names the receiver's writer field, the lock lives exactly the

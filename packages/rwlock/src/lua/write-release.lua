@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/release-hold"
+--- @include "read-holds"
 -- Releases one hold of the write lock. The last one frees write mode and wakes every waiter at
 -- once (the readers it kept out all get in together): the lock is deleted, or, when the owner
 -- still holds read holds, turns into a read lock that lives as long as they do (a downgrade).

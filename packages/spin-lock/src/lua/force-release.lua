@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/same-holders"
 -- Deletes a spin lock, with its hold markers, if its holders are still the ones the operator was
 -- shown; announces nothing (Redisson's RSpinLock.forceUnlock: its waiters poll). Runs once per
 -- request (a copy answers the first outcome) and never past its deadline. Runs after

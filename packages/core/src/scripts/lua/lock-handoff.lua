@@ -1,3 +1,4 @@
+--- @include "pass-hold"
 -- Releases one hold of a reentrant lock and, when it was its owner's last, passes the lock to a
 -- waiter of the same client in the same step (a local hand-off, see pass-hold.lua).
 -- Runs after pass-hold.lua (coreLua.handOff, with its fragments).

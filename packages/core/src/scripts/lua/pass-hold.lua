@@ -1,3 +1,5 @@
+--- @include "release-hold"
+--- @include "lock-hold"
 -- A fragment, not a script: defines pass_hold(), a local hand-off: the release of one hold of an
 -- exclusive reentrant lock that, when it was its owner's last, passes the lock to a waiter of the
 -- same client in the same step. The hash then names the waiter, so queries and Redisson clients

@@ -1,3 +1,5 @@
+--- @include "hold-markers"
+--- @include "release-once"
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
 -- Redisson's layout, and drop_hold(), its first step, which a script that does something else
 -- with a freed lock (a local hand-off) builds on. A release script prepends it and says what

@@ -1,3 +1,4 @@
+--- @include "hold-markers"
 -- A fragment, not a script: defines renew_batch(), the watchdog's batch renewal call as the
 -- RenewalScheduler makes it. A renewal script prepends it (after request-deadline.lua) and says
 -- how one hold is renewed. A renewal lengthens leases, so a copy that arrives late is refused.
