@@ -41,12 +41,17 @@ export function resolveLua(file: string): ResolvedLua {
       }
       if (!emitted.has(target)) visit(target, [...chain, target]);
     }
-    parts.push(text.replace(INCLUDE_LINE, ''));
+    parts.push(withoutIncludes(text));
     emitted.add(path);
   };
   const start = realpathSync(file);
   visit(start, [start]);
   return { source: parts.join('\n'), files: [...emitted] };
+}
+
+/** A `.lua` file's text without its include lines: what the file itself adds to a script. */
+export function withoutIncludes(text: string): string {
+  return text.replace(INCLUDE_LINE, '');
 }
 
 /** An include line of a file: the fragment it names, and its line number. */
