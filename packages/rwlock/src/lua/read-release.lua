@@ -6,7 +6,7 @@
 -- The owner's holds are counted, not told apart: the one of its hold keys that ends first goes,
 -- so the holds that remain keep the longest leases. Runs once per hold (release_once(), with the
 -- acquisition's request record): a copy answers the first outcome. Runs after core's
--- coreLua.releaseHold fragments (release_once(), unmark()) and read-holds.lua.
+-- release-hold.lua fragments (release_once(), unmark()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}
