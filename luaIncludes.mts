@@ -23,7 +23,7 @@ const CORE_FRAGMENTS = '@deadbolt/core/';
 export interface ResolvedLua {
   /** The fragments' text, then the script's own, include lines dropped. */
   readonly source: string;
-  /** The script's file and every fragment it reached, for a watcher to follow. */
+  /** Every fragment it reached, in the order of their text, then the script's own file: for a watcher to follow. */
   readonly files: readonly string[];
 }
 
