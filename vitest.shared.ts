@@ -1,11 +1,17 @@
-import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
+import { defineProject, type Plugin, type UserWorkspaceConfig } from 'vitest/config';
+import { resolveLua } from './luaIncludes.mjs';
 
-/** Lets unit tests import `.lua` files as text, the way the tsup build inlines them. */
-const luaAsText = {
-  name: 'deadbolt-lua-as-text',
-  transform(code: string, id: string) {
+/**
+ * Lets tests import `.lua` files as text, with the fragments their `--- @include` lines name, the
+ * way the tsup build inlines them (`?raw` still gives a file as written, include lines and all).
+ */
+const luaWithIncludes: Plugin = {
+  name: 'deadbolt-lua-includes',
+  transform(_code, id) {
     if (!id.endsWith('.lua')) return null;
-    return { code: `export default ${JSON.stringify(code)};`, map: null };
+    const { source, files } = resolveLua(id);
+    for (const file of files) this.addWatchFile(file);
+    return { code: `export default ${JSON.stringify(source)};`, map: null };
   },
 };
 
@@ -16,7 +22,7 @@ const luaAsText = {
  */
 export function packageProject(name: string, options: { redis?: boolean; timeoutMs?: number } = {}) {
   const config: UserWorkspaceConfig = {
-    plugins: [luaAsText],
+    plugins: [luaWithIncludes],
     test: {
       name,
       include: ['test/**/*.test.ts'],

@@ -1,4 +1,4 @@
-// Lua scripts are inlined as text: by tsup's loader at build time, by a vitest plugin in tests.
+// Lua scripts are inlined as text: by tsup's build, by a vitest plugin in tests (luaIncludes.mts).
 declare module '*.lua' {
   const source: string;
   export default source;

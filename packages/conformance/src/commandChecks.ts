@@ -1,5 +1,6 @@
 import type { Command, CommandContext, PublishCommand } from '@deadbolt/core/kit';
 import { expect } from 'vitest';
+import { withoutIncludes } from '../../../luaIncludes.mjs';
 
 // What the typed-command unit tests of every package share: a fixed context, and the check that a
 // command runs its script with as many KEYS and ARGV as the script's header declares.
@@ -29,10 +30,16 @@ function declaredArity(lua: string): { keys: number; args: number } {
   return { keys: highest('KEYS'), args: highest('ARGV') };
 }
 
-/** The command runs the named script, whose source ends with `lua`, with as many KEYS and ARGV as its header declares. */
+/** What a `.lua` file, as written (imported with `?raw`), adds to a script after the fragments it includes. */
+export const scriptBody = withoutIncludes;
+
+/**
+ * The command runs the named script, whose source ends with the file `lua` (as written, imported
+ * with `?raw`) without its include lines, with as many KEYS and ARGV as the file's header declares.
+ */
 export function expectScript<I>(command: Command<I, unknown>, name: string, lua: string, input: I): void {
   expect(command.script.name).toBe(name);
-  expect(command.script.source.endsWith(lua)).toBe(true);
+  expect(command.script.source.endsWith(scriptBody(lua))).toBe(true);
   expect({ keys: command.keys(input).length, args: command.args(input, commandContext('publish')).length }).toEqual(
     declaredArity(lua),
   );

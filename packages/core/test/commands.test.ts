@@ -6,6 +6,7 @@ import {
   COMMAND_LATCH_TTL,
   commandContext,
   expectScript,
+  scriptBody,
   PUBLISH_COMMANDS,
 } from '../../conformance/src/commandChecks.js';
 import { lockAcquire } from '../src/commands/lockAcquire.js';
@@ -34,15 +35,15 @@ import { serverVersion } from '../src/commands/serverVersion.js';
 import type { ScriptArgument } from '../src/executor/Executor.js';
 import { holdMarkersKey, lockChannelName, requestRecordKey } from '../src/keys/lockKeys.js';
 import { coreScripts } from '../src/scripts/coreScripts.js';
-import acquireLua from '../src/scripts/lua/lock-acquire.lua';
-import extendLua from '../src/scripts/lua/lock-extend.lua';
-import forceReleaseLua from '../src/scripts/lua/lock-force-release.lua';
-import holdersLua from '../src/scripts/lua/lock-holders.lua';
-import handOffLua from '../src/scripts/lua/lock-handoff.lua';
-import releaseLua from '../src/scripts/lua/lock-release.lua';
-import renewLua from '../src/scripts/lua/lock-renew.lua';
-import stateLua from '../src/scripts/lua/lock-state.lua';
-import serverVersionLua from '../src/scripts/lua/server-version.lua';
+import acquireLua from '../src/scripts/lua/lock-acquire.lua?raw';
+import extendLua from '../src/scripts/lua/lock-extend.lua?raw';
+import forceReleaseLua from '../src/scripts/lua/lock-force-release.lua?raw';
+import holdersLua from '../src/scripts/lua/lock-holders.lua?raw';
+import handOffLua from '../src/scripts/lua/lock-handoff.lua?raw';
+import releaseLua from '../src/scripts/lua/lock-release.lua?raw';
+import renewLua from '../src/scripts/lua/lock-renew.lua?raw';
+import stateLua from '../src/scripts/lua/lock-state.lua?raw';
+import serverVersionLua from '../src/scripts/lua/server-version.lua?raw';
 
 const hold = { name: 'orders', field: 'client-1:owner-7', hold: 'inst-1:3' } as const;
 const tagged = { ...hold, name: 'tenant:{7}:orders' } as const;
@@ -309,7 +310,7 @@ describe('lockRenew and renewBatchCommand (lock-renew.lua)', () => {
 
   it('runs core/lock-renew', () => {
     expect(lockRenew.script.name).toBe('core/lock-renew');
-    expect(lockRenew.script.source.endsWith(renewLua)).toBe(true);
+    expect(lockRenew.script.source.endsWith(scriptBody(renewLua))).toBe(true);
     expect(renewBatchCommand(coreScripts.extend).script).toBe(coreScripts.extend);
   });
 

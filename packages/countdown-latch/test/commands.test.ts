@@ -5,6 +5,7 @@ import {
   COMMAND_DEADLINE,
   COMMAND_LATCH_TTL,
   expectScript,
+  scriptBody,
   PUBLISH_COMMANDS,
 } from '@deadbolt/conformance/commands';
 import { LockError } from '@deadbolt/core';
@@ -15,10 +16,10 @@ import { countDownCommand } from '../src/commands/countDown.js';
 import { deleteLatchCommand } from '../src/commands/deleteLatch.js';
 import { getCountCommand } from '../src/commands/getCount.js';
 import { trySetCountCommand } from '../src/commands/trySetCount.js';
-import countDownLua from '../src/lua/count-down.lua';
-import deleteLua from '../src/lua/delete.lua';
-import getCountLua from '../src/lua/get-count.lua';
-import trySetCountLua from '../src/lua/try-set-count.lua';
+import countDownLua from '../src/lua/count-down.lua?raw';
+import deleteLua from '../src/lua/delete.lua?raw';
+import getCountLua from '../src/lua/get-count.lua?raw';
+import trySetCountLua from '../src/lua/try-set-count.lua?raw';
 
 const request = { name: 'deploy:42', request: 'inst-1:7' };
 const REQUEST_KEYS = [
@@ -32,7 +33,7 @@ describe('trySetCountCommand (try-set-count.lua)', () => {
 
   it('runs countdown-latch/try-set-count after the request-deadline fragment', () => {
     expectScript(trySetCountCommand, 'countdown-latch/try-set-count', trySetCountLua, input);
-    expect(trySetCountCommand.script.source).toBe(`${coreLua.requestDeadline}\n${trySetCountLua}`);
+    expect(trySetCountCommand.script.source).toBe(`${coreLua.requestDeadline}\n${scriptBody(trySetCountLua)}`);
   });
 
   it("KEYS: the latch, its channel, the request's record, all in the latch's slot", () => {
@@ -65,7 +66,7 @@ describe.each([
 ] as const)('%s', (_label, command, script, lua) => {
   it(`runs ${script} after the request-deadline fragment`, () => {
     expectScript(command, script, lua, request);
-    expect(command.script.source).toBe(`${coreLua.requestDeadline}\n${lua}`);
+    expect(command.script.source).toBe(`${coreLua.requestDeadline}\n${scriptBody(lua)}`);
   });
 
   it("KEYS: the latch, its channel, the request's record", () => expect(command.keys(request)).toEqual(REQUEST_KEYS));

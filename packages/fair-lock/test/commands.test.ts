@@ -17,10 +17,10 @@ import { fairLeave } from '../src/commands/fairLeave.js';
 import { fairRelease } from '../src/commands/fairRelease.js';
 import { fairLockKeys } from '../src/fairLockKeys.js';
 import { fairLockKind } from '../src/FairLock.js';
-import acquireLua from '../src/lua/acquire.lua';
-import forceReleaseLua from '../src/lua/force-release.lua';
-import leaveLua from '../src/lua/leave.lua';
-import releaseLua from '../src/lua/release.lua';
+import acquireLua from '../src/lua/acquire.lua?raw';
+import forceReleaseLua from '../src/lua/force-release.lua?raw';
+import leaveLua from '../src/lua/leave.lua?raw';
+import releaseLua from '../src/lua/release.lua?raw';
 
 const WAITER_TIMEOUT = 5_000;
 

@@ -5,9 +5,9 @@ import { COMMAND_DEADLINE, commandContext, expectScript } from '@deadbolt/confor
 import { fencedAcquire } from '../src/commands/fencedAcquire.js';
 import { fencedHandOff } from '../src/commands/fencedHandOff.js';
 import { fencedToken } from '../src/commands/fencedToken.js';
-import acquireLua from '../src/lua/acquire.lua';
-import handOffLua from '../src/lua/handoff.lua';
-import tokenLua from '../src/lua/token.lua';
+import acquireLua from '../src/lua/acquire.lua?raw';
+import handOffLua from '../src/lua/handoff.lua?raw';
+import tokenLua from '../src/lua/token.lua?raw';
 
 const BEYOND_2_53 = '12345678901234567890';
 

@@ -7,6 +7,7 @@ import {
   COMMAND_LATCH_TTL,
   commandContext,
   expectScript,
+  scriptBody,
   PUBLISH_COMMANDS,
 } from '@deadbolt/conformance/commands';
 import { readAcquire } from '../src/commands/readAcquire.js';
@@ -19,15 +20,15 @@ import { writeAcquire } from '../src/commands/writeAcquire.js';
 import { writeExtend } from '../src/commands/writeExtend.js';
 import { writeHandOff } from '../src/commands/writeHandOff.js';
 import { rwlockScripts } from '../src/rwlockScripts.js';
-import forceReleaseLua from '../src/lua/force-release.lua';
-import readAcquireLua from '../src/lua/read-acquire.lua';
-import readReleaseLua from '../src/lua/read-release.lua';
-import renewLua from '../src/lua/renew.lua';
-import stateLua from '../src/lua/state.lua';
-import writeAcquireLua from '../src/lua/write-acquire.lua';
-import writeExtendLua from '../src/lua/write-extend.lua';
-import writeHandOffLua from '../src/lua/write-handoff.lua';
-import writeReleaseLua from '../src/lua/write-release.lua';
+import forceReleaseLua from '../src/lua/force-release.lua?raw';
+import readAcquireLua from '../src/lua/read-acquire.lua?raw';
+import readReleaseLua from '../src/lua/read-release.lua?raw';
+import renewLua from '../src/lua/renew.lua?raw';
+import stateLua from '../src/lua/state.lua?raw';
+import writeAcquireLua from '../src/lua/write-acquire.lua?raw';
+import writeExtendLua from '../src/lua/write-extend.lua?raw';
+import writeHandOffLua from '../src/lua/write-handoff.lua?raw';
+import writeReleaseLua from '../src/lua/write-release.lua?raw';
 
 const context = commandContext;
 const DEADLINE = COMMAND_DEADLINE;
@@ -305,7 +306,7 @@ describe('readWriteRenew and readExtend (renew.lua)', () => {
 
   it('both run rwlock/renew', () => {
     expect(readWriteRenew.script.name).toBe('rwlock/renew');
-    expect(readWriteRenew.script.source.endsWith(renewLua)).toBe(true);
+    expect(readWriteRenew.script.source.endsWith(scriptBody(renewLua))).toBe(true);
     expect(readExtend.script).toBe(readWriteRenew.script);
   });
 

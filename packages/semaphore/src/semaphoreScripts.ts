@@ -1,17 +1,11 @@
-import { coreLua, defineScript } from '@deadbolt/core/kit';
+import { defineScript } from '@deadbolt/core/kit';
 import addPermits from './lua/add-permits.lua';
 import availablePermits from './lua/available-permits.lua';
 import drainPermits from './lua/drain-permits.lua';
 import returnPermits from './lua/return-permits.lua';
-import holds from './lua/semaphore-holds.lua';
 import syncHolds from './lua/sync-holds.lua';
 import tryAcquire from './lua/try-acquire.lua';
 import trySetPermits from './lua/try-set-permits.lua';
-
-// The fragments a script runs after: core's request deadline (or its release-once, which carries
-// the deadline), then the semaphore's holds.
-const withHolds = `${coreLua.requestDeadline}\n${holds}`;
-const releasingHolds = `${coreLua.releaseOnce}\n${holds}`;
 
 /**
  * The semaphore's scripts, one per operation, each Redisson's `RSemaphore` script in effect. Those
@@ -22,11 +16,11 @@ const releasingHolds = `${coreLua.releaseOnce}\n${holds}`;
  * as the semaphore does.
  */
 export const semaphoreScripts = {
-  tryAcquire: defineScript('semaphore/try-acquire', `${withHolds}\n${tryAcquire}`),
-  returnPermits: defineScript('semaphore/return-permits', `${releasingHolds}\n${returnPermits}`),
-  addPermits: defineScript('semaphore/add-permits', `${withHolds}\n${addPermits}`),
-  trySetPermits: defineScript('semaphore/try-set-permits', `${withHolds}\n${trySetPermits}`),
-  drainPermits: defineScript('semaphore/drain-permits', `${withHolds}\n${drainPermits}`),
+  tryAcquire: defineScript('semaphore/try-acquire', tryAcquire),
+  returnPermits: defineScript('semaphore/return-permits', returnPermits),
+  addPermits: defineScript('semaphore/add-permits', addPermits),
+  trySetPermits: defineScript('semaphore/try-set-permits', trySetPermits),
+  drainPermits: defineScript('semaphore/drain-permits', drainPermits),
   availablePermits: defineScript('semaphore/available-permits', availablePermits),
-  syncHolds: defineScript('semaphore/sync-holds', `${holds}\n${syncHolds}`),
+  syncHolds: defineScript('semaphore/sync-holds', syncHolds),
 } as const;

@@ -6,6 +6,7 @@ import {
   COMMAND_LATCH_TTL,
   PUBLISH_COMMANDS,
   expectScript,
+  scriptBody,
 } from '@deadbolt/conformance/commands';
 import { coreLua } from '@deadbolt/core/kit';
 import { hashSlot } from '@deadbolt/core/adapter';
@@ -17,14 +18,14 @@ import { returnPermitsCommand } from '../src/commands/returnPermits.js';
 import { syncHoldsCommand } from '../src/commands/syncHolds.js';
 import { tryAcquirePermitsCommand } from '../src/commands/tryAcquirePermits.js';
 import { trySetPermitsCommand } from '../src/commands/trySetPermits.js';
-import addPermitsLua from '../src/lua/add-permits.lua';
-import availablePermitsLua from '../src/lua/available-permits.lua';
-import drainPermitsLua from '../src/lua/drain-permits.lua';
-import returnPermitsLua from '../src/lua/return-permits.lua';
-import holdsLua from '../src/lua/semaphore-holds.lua';
-import syncHoldsLua from '../src/lua/sync-holds.lua';
-import tryAcquireLua from '../src/lua/try-acquire.lua';
-import trySetPermitsLua from '../src/lua/try-set-permits.lua';
+import addPermitsLua from '../src/lua/add-permits.lua?raw';
+import availablePermitsLua from '../src/lua/available-permits.lua?raw';
+import drainPermitsLua from '../src/lua/drain-permits.lua?raw';
+import returnPermitsLua from '../src/lua/return-permits.lua?raw';
+import holdsLua from '../src/lua/semaphore-holds.lua?raw';
+import syncHoldsLua from '../src/lua/sync-holds.lua?raw';
+import tryAcquireLua from '../src/lua/try-acquire.lua?raw';
+import trySetPermitsLua from '../src/lua/try-set-permits.lua?raw';
 
 const input = { name: 'exports', permits: 3 };
 const request = { name: 'exports', request: 'a1b2:7' };
@@ -45,7 +46,9 @@ describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
 
   it('runs semaphore/try-acquire after the request deadline and the holds', () => {
     expectScript(tryAcquirePermitsCommand, 'semaphore/try-acquire', tryAcquireLua, attempt);
-    expect(tryAcquirePermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${tryAcquireLua}`);
+    expect(tryAcquirePermitsCommand.script.source).toBe(
+      `${coreLua.requestDeadline}\n${holdsLua}\n${scriptBody(tryAcquireLua)}`,
+    );
   });
 
   it("KEYS: the semaphore, its holds, the attempt's record, in one slot; ARGV: the permits, the hold id, the deadline", () => {
@@ -68,7 +71,9 @@ describe('tryAcquirePermitsCommand (try-acquire.lua)', () => {
 describe('returnPermitsCommand (return-permits.lua)', () => {
   it('runs semaphore/return-permits after release-once and the holds', () => {
     expectScript(returnPermitsCommand, 'semaphore/return-permits', returnPermitsLua, hold);
-    expect(returnPermitsCommand.script.source).toBe(`${coreLua.releaseOnce}\n${holdsLua}\n${returnPermitsLua}`);
+    expect(returnPermitsCommand.script.source).toBe(
+      `${coreLua.releaseOnce}\n${holdsLua}\n${scriptBody(returnPermitsLua)}`,
+    );
   });
 
   it("KEYS: the semaphore, its channel, the attempt's record, its holds, in one slot", () => {
@@ -94,13 +99,15 @@ describe('addPermitsCommand (add-permits.lua)', () => {
 
   it('runs semaphore/add-permits after the request deadline and the holds', () => {
     expectScript(addPermitsCommand, 'semaphore/add-permits', addPermitsLua, adding);
-    expect(addPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${addPermitsLua}`);
+    expect(addPermitsCommand.script.source).toBe(
+      `${coreLua.requestDeadline}\n${holdsLua}\n${scriptBody(addPermitsLua)}`,
+    );
   });
 
   it("KEYS: the semaphore, its channel redisson_sc:{name}, its holds, the request's record, in one slot", () => {
     expect(addPermitsCommand.keys(adding)).toEqual(['exports', 'redisson_sc:{exports}', HOLDS, RECORD]);
     const tagged = addPermitsCommand.keys({ ...adding, name: TAGGED });
-    expect(tagged).toEqual([TAGGED, `redisson_sc:${TAGGED}`, TAGGED_HOLDS, TAGGED_RECORD]);
+    expect(tagged).toEqual([TAGGED, `redisson_sc:${scriptBody(TAGGED)}`, TAGGED_HOLDS, TAGGED_RECORD]);
     oneSlot(tagged);
   });
 
@@ -128,7 +135,9 @@ describe('addPermitsCommand (add-permits.lua)', () => {
 describe('trySetPermitsCommand (try-set-permits.lua)', () => {
   it('runs semaphore/try-set-permits after the request deadline and the holds', () => {
     expectScript(trySetPermitsCommand, 'semaphore/try-set-permits', trySetPermitsLua, requestInput);
-    expect(trySetPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${trySetPermitsLua}`);
+    expect(trySetPermitsCommand.script.source).toBe(
+      `${coreLua.requestDeadline}\n${holdsLua}\n${scriptBody(trySetPermitsLua)}`,
+    );
   });
 
   it("KEYS: the semaphore, its channel redisson_sc:{name}, its holds, the request's record, in one slot", () => {
@@ -152,7 +161,9 @@ describe('trySetPermitsCommand (try-set-permits.lua)', () => {
 describe('drainPermitsCommand (drain-permits.lua)', () => {
   it('runs semaphore/drain-permits after the request deadline and the holds', () => {
     expectScript(drainPermitsCommand, 'semaphore/drain-permits', drainPermitsLua, request);
-    expect(drainPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${holdsLua}\n${drainPermitsLua}`);
+    expect(drainPermitsCommand.script.source).toBe(
+      `${coreLua.requestDeadline}\n${holdsLua}\n${scriptBody(drainPermitsLua)}`,
+    );
   });
 
   it("KEYS: the semaphore, its holds, the request's record; ARGV: the deadline, the record's life past it", () => {
@@ -165,7 +176,7 @@ describe('drainPermitsCommand (drain-permits.lua)', () => {
 describe('syncHoldsCommand (sync-holds.lua)', () => {
   it('runs semaphore/sync-holds after the holds', () => {
     expectScript(syncHoldsCommand, 'semaphore/sync-holds', syncHoldsLua, { name: 'exports' });
-    expect(syncHoldsCommand.script.source).toBe(`${holdsLua}\n${syncHoldsLua}`);
+    expect(syncHoldsCommand.script.source).toBe(`${holdsLua}\n${scriptBody(syncHoldsLua)}`);
   });
 
   it('KEYS: the semaphore, its holds, in one slot; no ARGV; replies the PTTL', () => {

@@ -7,6 +7,7 @@ import {
   COMMAND_NOW,
   commandContext,
   expectScript,
+  scriptBody,
   PUBLISH_COMMANDS,
 } from '@deadbolt/conformance/commands';
 import { coreLua } from '@deadbolt/core/kit';
@@ -18,13 +19,13 @@ import { expirableReleaseCommand } from '../src/commands/expirableRelease.js';
 import { expirableRenewCommand } from '../src/commands/expirableRenew.js';
 import { expirableTryAcquireCommand } from '../src/commands/expirableTryAcquire.js';
 import { expirableUpdateLeaseCommand } from '../src/commands/expirableUpdateLease.js';
-import addPermitsLua from '../src/lua/expirable-add-permits.lua';
-import availableLua from '../src/lua/expirable-available-permits.lua';
-import sharedLua from '../src/lua/expirable-permits.lua';
-import releaseLua from '../src/lua/expirable-release.lua';
-import renewLua from '../src/lua/expirable-renew.lua';
-import tryAcquireLua from '../src/lua/expirable-try-acquire.lua';
-import updateLeaseLua from '../src/lua/expirable-update-lease.lua';
+import addPermitsLua from '../src/lua/expirable-add-permits.lua?raw';
+import availableLua from '../src/lua/expirable-available-permits.lua?raw';
+import sharedLua from '../src/lua/expirable-permits.lua?raw';
+import releaseLua from '../src/lua/expirable-release.lua?raw';
+import renewLua from '../src/lua/expirable-renew.lua?raw';
+import tryAcquireLua from '../src/lua/expirable-try-acquire.lua?raw';
+import updateLeaseLua from '../src/lua/expirable-update-lease.lua?raw';
 
 const ids = ['00ff', 'a1b2c3'];
 const EXPIRABLE_KEYS = ['encoders', '{encoders}:timeout', 'redisson_sc:{encoders}'];
@@ -36,13 +37,20 @@ describe('expirableTryAcquireCommand (expirable-try-acquire.lua)', () => {
 
   it('runs semaphore/expirable-try-acquire after the shared fragment and the request deadline', () => {
     expectScript(expirableTryAcquireCommand, 'semaphore/expirable-try-acquire', tryAcquireLua, input);
-    expect(expirableTryAcquireCommand.script.source).toBe(`${sharedLua}\n${coreLua.requestDeadline}\n${tryAcquireLua}`);
+    expect(expirableTryAcquireCommand.script.source).toBe(
+      `${sharedLua}\n${coreLua.requestDeadline}\n${scriptBody(tryAcquireLua)}`,
+    );
   });
 
   it("KEYS: the free permits, {name}:timeout, the channel, the attempt's record, in one slot", () => {
     expect(expirableTryAcquireCommand.keys(input)).toEqual([...EXPIRABLE_KEYS, 'deadbolt_request:{encoders}:x:3']);
     const tagged = expirableTryAcquireCommand.keys({ ...input, name: TAGGED });
-    expect(tagged).toEqual([TAGGED, `${TAGGED}:timeout`, `redisson_sc:${TAGGED}`, `deadbolt_request:${TAGGED}:x:3`]);
+    expect(tagged).toEqual([
+      TAGGED,
+      `${TAGGED}:timeout`,
+      `redisson_sc:${scriptBody(TAGGED)}`,
+      `deadbolt_request:${TAGGED}:x:3`,
+    ]);
     oneSlot(tagged);
   });
 
@@ -63,7 +71,7 @@ describe('expirableUpdateLeaseCommand (expirable-update-lease.lua)', () => {
   it('runs semaphore/expirable-update-lease after the shared fragment and the request deadline', () => {
     expectScript(expirableUpdateLeaseCommand, 'semaphore/expirable-update-lease', updateLeaseLua, input);
     expect(expirableUpdateLeaseCommand.script.source).toBe(
-      `${sharedLua}\n${coreLua.requestDeadline}\n${updateLeaseLua}`,
+      `${sharedLua}\n${coreLua.requestDeadline}\n${scriptBody(updateLeaseLua)}`,
     );
   });
 
@@ -96,7 +104,7 @@ describe('expirableAvailablePermitsCommand (expirable-available-permits.lua)', (
     expectScript(expirableAvailablePermitsCommand, 'semaphore/expirable-available-permits', availableLua, {
       name: 'encoders',
     });
-    expect(expirableAvailablePermitsCommand.script.source).toBe(`${sharedLua}\n${availableLua}`);
+    expect(expirableAvailablePermitsCommand.script.source).toBe(`${sharedLua}\n${scriptBody(availableLua)}`);
   });
 
   it.each(PUBLISH_COMMANDS)(
@@ -116,7 +124,9 @@ describe('expirableReleaseCommand (expirable-release.lua)', () => {
 
   it('runs semaphore/expirable-release after the shared fragment and release-once', () => {
     expectScript(expirableReleaseCommand, 'semaphore/expirable-release', releaseLua, input);
-    expect(expirableReleaseCommand.script.source).toBe(`${sharedLua}\n${coreLua.releaseOnce}\n${releaseLua}`);
+    expect(expirableReleaseCommand.script.source).toBe(
+      `${sharedLua}\n${coreLua.releaseOnce}\n${scriptBody(releaseLua)}`,
+    );
   });
 
   it("KEYS: the free permits, {name}:timeout, the channel, the request's record, in one slot", () => {
@@ -142,7 +152,7 @@ describe('expirableAddPermitsCommand (expirable-add-permits.lua)', () => {
 
   it('runs semaphore/expirable-add-permits after the request deadline', () => {
     expectScript(expirableAddPermitsCommand, 'semaphore/expirable-add-permits', addPermitsLua, input);
-    expect(expirableAddPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${addPermitsLua}`);
+    expect(expirableAddPermitsCommand.script.source).toBe(`${coreLua.requestDeadline}\n${scriptBody(addPermitsLua)}`);
   });
 
   it.each(PUBLISH_COMMANDS)(
@@ -193,7 +203,9 @@ describe('expirableRenewCommand (expirable-renew.lua)', () => {
 
   it('runs semaphore/expirable-renew after the shared fragment and the request deadline', () => {
     expect(expirableRenewCommand.script.name).toBe('semaphore/expirable-renew');
-    expect(expirableRenewCommand.script.source).toBe(`${sharedLua}\n${coreLua.requestDeadline}\n${renewLua}`);
+    expect(expirableRenewCommand.script.source).toBe(
+      `${sharedLua}\n${coreLua.requestDeadline}\n${scriptBody(renewLua)}`,
+    );
   });
 
   it("KEYS: each hold's {name}:timeout and lease record; ARGV: the lease, now, the deadline, each hold's ids", () => {

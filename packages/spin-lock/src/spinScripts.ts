@@ -1,4 +1,4 @@
-import { coreLua, defineScript } from '@deadbolt/core/kit';
+import { defineScript } from '@deadbolt/core/kit';
 import forceRelease from './lua/force-release.lua';
 import release from './lua/release.lua';
 
@@ -7,6 +7,6 @@ import release from './lua/release.lua';
  * reads its state with the plain lock's.
  */
 export const spinScripts = {
-  release: defineScript('spin-lock/release', `${coreLua.releaseHold}\n${release}`),
-  forceRelease: defineScript('spin-lock/force-release', `${coreLua.sameHolders}\n${forceRelease}`),
+  release: defineScript('spin-lock/release', release),
+  forceRelease: defineScript('spin-lock/force-release', forceRelease),
 } as const;

@@ -12,8 +12,8 @@ import { exponentialBackoff, lockCommands } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { spinForceRelease } from '../src/commands/spinForceRelease.js';
 import { spinRelease } from '../src/commands/spinRelease.js';
-import forceReleaseLua from '../src/lua/force-release.lua';
-import releaseLua from '../src/lua/release.lua';
+import forceReleaseLua from '../src/lua/force-release.lua?raw';
+import releaseLua from '../src/lua/release.lua?raw';
 import { spinLockKind } from '../src/SpinLock.js';
 
 describe('spinRelease (release.lua)', () => {

@@ -3,33 +3,26 @@ import acquire from './lua/lock-acquire.lua';
 import extend from './lua/lock-extend.lua';
 import forceRelease from './lua/lock-force-release.lua';
 import handOff from './lua/lock-handoff.lua';
-import holdOnly from './lua/lock-hold.lua';
+import hold from './lua/lock-hold.lua';
 import holders from './lua/lock-holders.lua';
-import holdMarkersOnly from './lua/hold-markers.lua';
-import passHoldOnly from './lua/pass-hold.lua';
+import holdMarkers from './lua/hold-markers.lua';
+import passHold from './lua/pass-hold.lua';
 import release from './lua/lock-release.lua';
-import releaseHoldOnly from './lua/release-hold.lua';
-import releaseOnceOnly from './lua/release-once.lua';
+import releaseHold from './lua/release-hold.lua';
+import releaseOnce from './lua/release-once.lua';
 import renew from './lua/lock-renew.lua';
-import renewBatchOnly from './lua/renew-batch.lua';
+import renewBatch from './lua/renew-batch.lua';
 import requestDeadline from './lua/request-deadline.lua';
-import sameHoldersOnly from './lua/same-holders.lua';
+import sameHolders from './lua/same-holders.lua';
 import state from './lua/lock-state.lua';
 import serverVersion from './lua/server-version.lua';
 
-// Each fragment carries the fragments it is written over, so that a script prepends one.
-const holdMarkers = `${requestDeadline}\n${holdMarkersOnly}`;
-const releaseOnce = `${requestDeadline}\n${releaseOnceOnly}`;
-const hold = `${holdMarkers}\n${holdOnly}`;
-const releaseHold = `${holdMarkers}\n${releaseOnceOnly}\n${releaseHoldOnly}`;
-const passHold = `${releaseHold}\n${holdOnly}\n${passHoldOnly}`;
-const renewBatch = `${holdMarkers}\n${renewBatchOnly}`;
-const sameHolders = `${requestDeadline}\n${sameHoldersOnly}`;
-
 /**
- * Lua fragments that lock kinds in other packages prepend to their own scripts, so that logic
- * every kind shares is written once. Each fragment's header says what it defines; each carries
- * the fragments it is written over, so a script prepends exactly one.
+ * Lua fragments that a lock kind built without this repository's `.lua` loader prepends to its
+ * own scripts, so that logic every kind shares is written once (the kinds in this repository name
+ * them with `--- @include "@deadbolt/core/<fragment>"` instead). Each fragment's header says what
+ * it defines; each carries the fragments it is written over (its own include lines), so a script
+ * prepends exactly one.
  */
 export const coreLua = {
   /**
@@ -85,13 +78,13 @@ export const coreLua = {
 
 /** The scripts of the reentrant lock and of the client itself. */
 export const coreScripts = {
-  acquire: defineScript('core/lock-acquire', `${hold}\n${acquire}`),
-  release: defineScript('core/lock-release', `${releaseHold}\n${release}`),
-  handOff: defineScript('core/lock-handoff', `${passHold}\n${handOff}`),
-  forceRelease: defineScript('core/lock-force-release', `${sameHolders}\n${forceRelease}`),
+  acquire: defineScript('core/lock-acquire', acquire),
+  release: defineScript('core/lock-release', release),
+  handOff: defineScript('core/lock-handoff', handOff),
+  forceRelease: defineScript('core/lock-force-release', forceRelease),
   holders: defineScript('core/lock-holders', holders),
-  renew: defineScript('core/lock-renew', `${renewBatch}\n${renew}`),
-  extend: defineScript('core/lock-extend', `${holdMarkers}\n${extend}`),
+  renew: defineScript('core/lock-renew', renew),
+  extend: defineScript('core/lock-extend', extend),
   state: defineScript('core/lock-state', state),
   serverVersion: defineScript('core/server-version', serverVersion),
 } as const;

@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/request-deadline"
 -- Counts a latch down by one. At zero the latch opens: its key goes and message 0, "zero
 -- count", wakes the waiters. As Redisson does, a count that falls below zero (a countDown on a
 -- latch with no count) deletes the key and publishes nothing. Once per request, never past its

@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/request-deadline"
 -- Deletes a latch and, when there was one, publishes message 1, "new count", as Redisson does.
 -- A Deadbolt waiter it wakes then reads the count 0 and finishes. Once per request, never past its
 -- deadline: a copy that arrives after a new count was set deletes nothing and answers the first

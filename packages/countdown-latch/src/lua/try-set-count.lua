@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/request-deadline"
 -- Sets a latch's count when it has none, and tells waiters that a new count is set (the layout
 -- and messages of Redisson's RCountDownLatch). Once per request, never past its deadline: a copy
 -- that arrives after the latch reached zero, or was deleted, sets nothing and answers the first

@@ -1,6 +1,8 @@
+--- @include "@deadbolt/core/lock-hold"
+--- @include "queue"
 -- Takes a fair lock in arrival order, re-enters it, or queues the caller, once per attempt and
--- never past its deadline. Runs after core's lock-hold.lua (coreLua.hold, with the request
--- deadline and the hold markers) and queue.lua.
+-- never past its deadline. Runs after core's lock-hold.lua (with the request deadline and
+-- the hold markers) and queue.lua.
 --
 -- KEYS[1..4]  as in queue.lua
 -- KEYS[5]  the lock's hold markers, deadbolt_holds:{name}

@@ -1,7 +1,9 @@
+--- @include "@deadbolt/core/same-holders"
+--- @include "queue"
 -- Deletes a fair lock, with its hold markers, if its holders are still the ones the operator was
 -- shown, and wakes the waiter at the head of the queue. The queue stays as it is. Runs once per
 -- request (a copy answers the first outcome) and never past its deadline. Runs after
--- coreLua.sameHolders (once() and same_holders()) and queue.lua.
+-- core's same-holders.lua (once() and same_holders()) and queue.lua.
 --
 -- KEYS[1..4]  as in queue.lua
 -- KEYS[5]  the lock's hold markers, deadbolt_holds:{name}

@@ -1,9 +1,11 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "queue"
 -- A waiter stops waiting without the lock (it timed out, was aborted or failed): it leaves the
 -- queue at once, and the deadlines of the waiters behind it move up by its allowance, though
 -- none to less than waiterTimeout from now. When it was first in line for a free lock, the next
 -- waiter is woken in its place. Runs once per request (a copy answers the first outcome) and
 -- never past its deadline, so that no copy takes out the same owner queued again by a later
--- acquisition. Runs after coreLua.requestDeadline (once()) and queue.lua.
+-- acquisition. Runs after core's request-deadline.lua (once()) and queue.lua.
 --
 -- KEYS[1..4]  as in queue.lua
 -- KEYS[5]  this request's record, deadbolt_request:{name}:<request id>

@@ -1,6 +1,8 @@
+--- @include "@deadbolt/core/release-hold"
+--- @include "queue"
 -- Releases one hold of a fair lock; the last hold deletes it and wakes the waiter at the head of
 -- the queue on its own channel (nobody else). A hold that remains keeps the lock's TTL. Runs
--- after core's release-hold.lua (coreLua.releaseHold, with its fragments) and queue.lua: once
+-- after core's release-hold.lua (with its fragments) and queue.lua: once
 -- per hold, recorded in the acquisition's request record.
 --
 -- KEYS[1..4]  as in queue.lua

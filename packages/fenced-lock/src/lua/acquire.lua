@@ -1,6 +1,7 @@
+--- @include "@deadbolt/core/lock-hold"
 -- Takes a fenced lock or re-enters it, and draws the next fencing token (Redisson's RFencedLock
 -- layout): every acquisition, a re-entry too, increments the counter once.
--- Runs after lock-hold.lua (coreLua.hold, with the request deadline and the hold markers).
+-- Runs after core's lock-hold.lua (with the request deadline and the hold markers).
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the token counter, redisson_lock_token:{name}

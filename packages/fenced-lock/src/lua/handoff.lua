@@ -1,7 +1,8 @@
+--- @include "@deadbolt/core/pass-hold"
 -- Releases one hold of a fenced lock and, when it was its owner's last, passes the lock to a
 -- waiter of the same client in the same step, drawing the receiver's fencing token as its
 -- acquisition would (a local hand-off, see core's pass-hold.lua).
--- Runs after coreLua.passHold.
+-- Runs after core's pass-hold.lua, with its fragments.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the releasing hold's request record, deadbolt_request:{name}:<hold id>

@@ -1,7 +1,9 @@
+--- @include "@deadbolt/core/same-holders"
+--- @include "read-holds"
 -- Deletes a read-write lock, with the keys of its read holds and its hold markers, if it is held
 -- in the given mode and its hash is still the one the operator was shown, and wakes waiters.
 -- Runs once per request (a copy answers the first outcome) and never past its deadline. Runs
--- after core's coreLua.sameHolders fragments and read-holds.lua.
+-- after core's same-holders.lua fragments and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}

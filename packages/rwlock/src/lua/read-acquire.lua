@@ -1,7 +1,9 @@
+--- @include "@deadbolt/core/lock-hold"
+--- @include "read-holds"
 -- Takes a read hold: granted unless another owner holds the write lock. Claims the attempt's
 -- request record first, so the attempt counts once however often it arrives, and a copy that
 -- comes after its hold ended (or after its give-back) takes nothing. Runs after core's
--- coreLua.hold fragments (hold_state(), retry_ttl()) and read-holds.lua.
+-- lock-hold.lua fragments (hold_state(), retry_ttl()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}

@@ -1,10 +1,12 @@
+--- @include "@deadbolt/core/release-hold"
+--- @include "read-holds"
 -- Releases one read hold. The lock then lives as long as its longest live read hold (the
 -- writer's TTL stands while a writer holds); when that shortens its TTL, every waiter is woken to
 -- see the new TTL. When no hold is left, the lock is deleted and one waiter (a writer) is woken.
 -- The owner's holds are counted, not told apart: the one of its hold keys that ends first goes,
 -- so the holds that remain keep the longest leases. Runs once per hold (release_once(), with the
 -- acquisition's request record): a copy answers the first outcome. Runs after core's
--- coreLua.releaseHold fragments (release_once(), unmark()) and read-holds.lua.
+-- release-hold.lua fragments (release_once(), unmark()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}

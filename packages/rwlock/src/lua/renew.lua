@@ -1,7 +1,9 @@
+--- @include "@deadbolt/core/renew-batch"
+--- @include "read-holds"
 -- Renews the leases of many read and write holds in one call (the watchdog's batch for one slot).
 -- A hold is renewed only while its owner still holds it: renewal never re-acquires. A write hold
 -- whose lease an extend set is left alone: this renewal was sent before the extend and arrived
--- after it. Runs after core's coreLua.renewBatch fragments (refused past its deadline) and
+-- after it. Runs after core's renew-batch.lua fragments (refused past its deadline) and
 -- read-holds.lua.
 --
 -- KEYS[1..n]  lock hashes, all in one slot

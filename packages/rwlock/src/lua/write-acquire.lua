@@ -1,6 +1,8 @@
+--- @include "@deadbolt/core/lock-hold"
+--- @include "read-holds"
 -- Takes the write lock, or re-enters it for the owner that holds it. Claims the attempt's request
 -- record first, so the attempt counts once however often it arrives, and a copy that comes after
--- its hold ended (or after its give-back) takes nothing. Runs after core's coreLua.hold fragments
+-- its hold ended (or after its give-back) takes nothing. Runs after core's lock-hold.lua fragments
 -- (hold_state(), add_hold(), retry_ttl()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash

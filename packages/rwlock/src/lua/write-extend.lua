@@ -1,9 +1,11 @@
+--- @include "@deadbolt/core/hold-markers"
+--- @include "read-holds"
 -- Sets a new lease on one standing write hold (HeldLock.extend). The owner's only write hold gets
 -- exactly the new lease, though never less than the owner's own read holds still have; while
 -- other write holds of the owner stand, the lease is only ever lengthened. The hold is marked as
 -- extended by this request (see core's hold-markers.lua): a copy of it, an earlier extend
 -- arriving after it, and a renewal still on its way change nothing afterwards. Runs after core's
--- coreLua.holdMarkers fragments and read-holds.lua.
+-- hold-markers.lua fragments and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/pass-hold"
+--- @include "read-holds"
 -- Releases one hold of the write lock and, when it was its owner's last, passes the write lock to
 -- a writer of the same client in the same step (a local hand-off, see core's pass-hold.lua): the
 -- hash stays in write mode and names the receiver's writer field, the lock lives exactly the
@@ -7,7 +9,7 @@
 -- so nothing passes. The hand-off is the receiver's acquisition: it claims the receiver's request
 -- record and is refused past its deadline; when the receiver gave its hold back first, the write
 -- lock is freed for everyone instead, as write-release.lua frees it. Runs once per releasing hold (release_once(), with the acquisition's request
--- record): a copy answers the first outcome. Runs after core's coreLua.passHold fragments
+-- record): a copy answers the first outcome. Runs after core's pass-hold.lua fragments
 -- (release_once(), drop_hold(), add_hold()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash

@@ -1,9 +1,11 @@
+--- @include "@deadbolt/core/release-hold"
+--- @include "read-holds"
 -- Releases one hold of the write lock. The last one frees write mode and wakes every waiter at
 -- once (the readers it kept out all get in together): the lock is deleted, or, when the owner
 -- still holds read holds, turns into a read lock that lives as long as they do (a downgrade).
 -- A write hold that remains keeps the lock's TTL as it is. Runs once per hold (release_once(),
 -- with the acquisition's request record): a copy answers the first outcome. Runs after core's
--- coreLua.releaseHold fragments (release_once(), unmark()) and read-holds.lua.
+-- release-hold.lua fragments (release_once(), unmark()) and read-holds.lua.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's channel, redisson_rwlock:{name}

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "semaphore-holds"
 -- Adds permits to a semaphore (or, with a negative number, takes some away) and announces how
 -- many are now available, which wakes the waiters of every client, Deadbolt's and Redisson's.
 -- This is Redisson's RSemaphore.release(n), an INCRBY that keeps the key's TTL, and its

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "semaphore-holds"
 -- Takes every available permit at once, without announcing anything (nobody can acquire after
 -- it): Redisson's RSemaphore.drainPermits(), whose SET drops the key's TTL. Once per request,
 -- never past its deadline: a copy drains nothing more and answers the first outcome. The holds

@@ -1,3 +1,4 @@
+--- @include "@deadbolt/core/request-deadline"
 -- Adds free permits to a permit-expirable semaphore (or, with a negative number, takes some away):
 -- Redisson's RPermitExpirableSemaphore.addPermits(n), which reads, adds and SETs, dropping the
 -- key's TTL (INCRBY then PERSIST does the same in exact integers; a missing key counts as 0), and

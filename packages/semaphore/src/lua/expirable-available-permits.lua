@@ -1,3 +1,4 @@
+--- @include "expirable-permits"
 -- Reads the free permits of a permit-expirable semaphore after reclaiming those whose lease
 -- ended: Redisson's RPermitExpirableSemaphore.availablePermits(). Runs after expirable-permits.lua.
 --

@@ -1,3 +1,5 @@
+--- @include "expirable-permits"
+--- @include "@deadbolt/core/release-once"
 -- Gives back the permits held under the ids given: Redisson's RPermitExpirableSemaphore.tryRelease.
 -- Permits whose lease ended are reclaimed first, so an id whose lease ran out is not given back
 -- twice; nor is an id released already. It announces what Redisson's release does: the free

@@ -1,3 +1,5 @@
+--- @include "expirable-permits"
+--- @include "@deadbolt/core/request-deadline"
 -- The watchdog's batch renewal of held permits: for each hold, moves the end of its permits'
 -- lease to now + lease, when every one of them still stands (is in the set and its lease has not
 -- ended). Never takes back a permit that is gone, never shortens a lease, and leaves alone a hold

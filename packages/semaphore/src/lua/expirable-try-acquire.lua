@@ -1,3 +1,5 @@
+--- @include "expirable-permits"
+--- @include "@deadbolt/core/request-deadline"
 -- Takes permits of a permit-expirable semaphore under the ids given, all of them or none:
 -- Redisson's RPermitExpirableSemaphore.tryAcquire(n, leaseTime), once per attempt and never past
 -- the attempt's deadline. Permits whose lease ended are reclaimed first. A waiter never holds part

@@ -1,3 +1,5 @@
+--- @include "expirable-permits"
+--- @include "@deadbolt/core/request-deadline"
 -- Sets the lease of held permits to end `lease` ms from now, shorter or longer than before:
 -- Redisson's RPermitExpirableSemaphore.updateLeaseTime, for several ids at once (all or none).
 -- Permits whose lease ended are reclaimed first, so an expired permit is not brought back. Never

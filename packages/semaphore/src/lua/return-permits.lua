@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/release-once"
+--- @include "semaphore-holds"
 -- Gives back what one acquisition attempt took, by its hold id, and announces the permits now
 -- available: the release of held permits, and the give-back of an attempt whose outcome its
 -- client did not learn, which may have run, or may still arrive. Once per attempt: the outcome is

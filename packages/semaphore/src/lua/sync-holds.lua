@@ -1,3 +1,4 @@
+--- @include "semaphore-holds"
 -- Makes a Semaphore's holds live as the semaphore does now (see semaphore-holds.lua): what a
 -- process holding permits runs before the TTL it last saw on the semaphore ends, so that a TTL a
 -- Redisson peer dropped or lengthened since (addPermits, drainPermits, clearExpire, expire) does

@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "semaphore-holds"
 -- Takes permits from a semaphore, all of them or none: Redisson's RSemaphore.tryAcquire(n), once
 -- per attempt and never past the attempt's deadline. A waiter never holds part of what it asked
 -- for, so two waiters for many permits cannot deadlock by each holding half. The attempt claims

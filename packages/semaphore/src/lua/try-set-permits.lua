@@ -1,3 +1,5 @@
+--- @include "@deadbolt/core/request-deadline"
+--- @include "semaphore-holds"
 -- Sets a semaphore's permits when it has none set yet: Redisson's RSemaphore.trySetPermits(n)
 -- (and RPermitExpirableSemaphore's, the same script). Once per request, never past its deadline:
 -- a copy (its first reply lost) answers what the first run did, not "set already". The holds of

@@ -1,7 +1,8 @@
+--- @include "@deadbolt/core/same-holders"
 -- Deletes a spin lock, with its hold markers, if its holders are still the ones the operator was
 -- shown; announces nothing (Redisson's RSpinLock.forceUnlock: its waiters poll). Runs once per
 -- request (a copy answers the first outcome) and never past its deadline. Runs after
--- coreLua.sameHolders, which defines once() and same_holders().
+-- core's same-holders.lua, which defines once() and same_holders().
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the lock's hold markers, deadbolt_holds:{name}

@@ -1,5 +1,6 @@
+--- @include "@deadbolt/core/release-hold"
 -- Releases one hold of a spin lock (Redisson's RSpinLock): the reentrant lock's release, except
--- that freeing the lock announces nothing; waiters poll. Runs after coreLua.releaseHold, which
+-- that freeing the lock announces nothing; waiters poll. Runs after core's release-hold.lua, which
 -- defines release_hold(): once per hold, recorded in the acquisition's request record.
 --
 -- KEYS[1]  the lock hash

@@ -1,3 +1,4 @@
+--- @include "request-deadline"
 -- A fragment, not a script: the hold markers that tell one acquisition's hold from another's.
 -- Every acquisition attempt carries a hold id (<instance>:<n>, never reused); the hold it takes is
 -- marked in a hash beside the lock, deadbolt_holds:{name} (hold id -> owner field), and its

@@ -1,3 +1,4 @@
+--- @include "lock-hold"
 -- Takes a reentrant lock, or re-enters it for the owner that holds it (Redisson's RLock layout).
 -- Runs after request-deadline.lua, hold-markers.lua and lock-hold.lua.
 --

@@ -1,3 +1,4 @@
+--- @include "hold-markers"
 -- Sets a new lease on one standing hold of a reentrant lock (HeldLock.extend). The owner's only
 -- hold gets exactly the new lease, shorter or longer; while other holds of the owner stand, the
 -- lease is only ever lengthened, so no hold is left believing in more time than Redis gives. The

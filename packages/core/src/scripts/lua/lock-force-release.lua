@@ -1,3 +1,4 @@
+--- @include "same-holders"
 -- Deletes a lock, with its hold markers, if its holders are still the ones the operator was
 -- shown, and wakes one waiter. Runs once per request (a copy answers the first outcome) and never
 -- past its deadline. Runs after request-deadline.lua and same-holders.lua.

@@ -1,6 +1,7 @@
+--- @include "pass-hold"
 -- Releases one hold of a reentrant lock and, when it was its owner's last, passes the lock to a
 -- waiter of the same client in the same step (a local hand-off, see pass-hold.lua).
--- Runs after pass-hold.lua (coreLua.handOff, with its fragments).
+-- Runs after pass-hold.lua, with its fragments.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the releasing hold's request record, deadbolt_request:{name}:<hold id>

@@ -1,5 +1,6 @@
+--- @include "hold-markers"
 -- A fragment, not a script: defines hold_state() and add_hold(), which take or re-enter an
--- exclusive reentrant lock hash in Redisson's layout. An acquire script prepends it (after
+-- exclusive reentrant lock hash in Redisson's layout. An acquire script includes it (after
 -- request-deadline.lua and hold-markers.lua) and says what else taking the lock does (a fenced
 -- lock draws a token in between).
 --

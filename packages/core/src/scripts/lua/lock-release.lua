@@ -1,3 +1,4 @@
+--- @include "release-hold"
 -- Releases one hold of a reentrant lock; the last hold deletes it and wakes one waiter.
 -- Runs after release-hold.lua (with its fragments), which defines release_hold().
 --

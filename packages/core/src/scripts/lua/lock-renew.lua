@@ -1,3 +1,4 @@
+--- @include "renew-batch"
 -- Renews the leases of many held locks in one call (the watchdog's batch for one slot).
 -- A hold is renewed only while it stands: renewal never re-acquires, and never shortens a
 -- lease that another hold of the owner (a longer fixed lease, an extend) set. A hold whose lease

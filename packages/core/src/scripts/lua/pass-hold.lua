@@ -1,10 +1,11 @@
+--- @include "release-hold"
+--- @include "lock-hold"
 -- A fragment, not a script: defines pass_hold(), a local hand-off: the release of one hold of an
 -- exclusive reentrant lock that, when it was its owner's last, passes the lock to a waiter of the
 -- same client in the same step. The hash then names the waiter, so queries and Redisson clients
 -- see the real holder; nothing is published and nobody else is woken, as the lock was never
 -- free. Runs after request-deadline.lua, release-once.lua, hold-markers.lua, release-hold.lua and
--- lock-hold.lua
--- (coreLua.handOff carries them all).
+-- lock-hold.lua (its include lines bring them all).
 --
 -- pass_hold(lock, markers, record, remember, from, from_hold, to, to_hold, to_record, deadline,
 --           lease, on_passing, on_released)

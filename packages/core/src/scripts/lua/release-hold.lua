@@ -1,8 +1,10 @@
+--- @include "hold-markers"
+--- @include "release-once"
 -- A fragment, not a script: defines release_hold(), the release of one hold of a lock hash in
 -- Redisson's layout, and drop_hold(), its first step, which a script that does something else
--- with a freed lock (a local hand-off) builds on. A release script prepends it and says what
+-- with a freed lock (a local hand-off) builds on. A release script includes it and says what
 -- freeing the lock announces, and on which channel. Runs after request-deadline.lua,
--- release-once.lua and hold-markers.lua (coreLua.releaseHold carries them all).
+-- release-once.lua and hold-markers.lua (its include lines bring them all).
 --
 -- drop_hold(lock, markers, field, hold)
 --   Takes hold `hold` of `field` off the owner's count, and unmarks it while holds remain.

@@ -1,3 +1,4 @@
+--- @include "request-deadline"
 -- A fragment, not a script: defines release_once(), which runs a release once per record and
 -- answers its outcome to a copy. The record is the request record of what is being released (an
 -- acquisition's, by its hold id: see request-deadline.lua), so the same key first says "this

@@ -1,5 +1,6 @@
+--- @include "hold-markers"
 -- A fragment, not a script: defines renew_batch(), the watchdog's batch renewal call as the
--- RenewalScheduler makes it. A renewal script prepends it (after request-deadline.lua) and says
+-- RenewalScheduler makes it. A renewal script includes it (after request-deadline.lua) and says
 -- how one hold is renewed. A renewal lengthens leases, so a copy that arrives late is refused.
 --
 -- KEYS[1..n]  lock keys, all in one slot (a key twice for two holds of one lock)

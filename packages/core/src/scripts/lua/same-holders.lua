@@ -1,3 +1,4 @@
+--- @include "request-deadline"
 -- A fragment, not a script: defines same_holders(), the check that makes a force-unlock free
 -- exactly what the operator was shown. The client reads the lock hash (field -> value) when
 -- asked, and the force-release script deletes the lock only while the hash is still that: a lock
