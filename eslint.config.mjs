@@ -14,6 +14,17 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // What Deadbolt rejects with or throws that it did not make (a signal's reason, a driver's
+      // rejection, an error kept for the waiters) is passed on as it came: wrapping it would
+      // change what the caller catches. What Deadbolt makes is always an Error, which these
+      // rules still check.
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+    },
   },
   {
     // Plain JavaScript, and the build and test runners' configuration files (no tsconfig includes

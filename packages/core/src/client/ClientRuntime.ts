@@ -120,7 +120,9 @@ export class ClientRuntime implements CoreRuntime {
       deadline: this.#clock.deadline(this.#options.commandTimeout, key),
     };
     const late = onLateReply && ((reply: unknown) => onLateReply(command.decode(reply)));
-    return this.#runner.run(command.script, command.keys, command.args(context), late).then(command.decode);
+    return this.#runner
+      .run(command.script, command.keys, command.args(context), late)
+      .then((reply) => command.decode(reply));
   }
 
   runOnce<Reply>(command: Call<Reply>): Promise<Reply> {

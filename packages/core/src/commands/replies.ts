@@ -115,6 +115,6 @@ export function decodeDone(reply: unknown): boolean {
 
 /** Decodes a state script's `{ pttl, hold count }`. */
 export function decodeLockState(reply: unknown): LockState {
-  const [ttl, holds] = Array.isArray(reply) ? reply : [];
+  const [ttl, holds] = Array.isArray(reply) ? (reply as unknown[]) : [];
   return { ttl: decodePttl(ttl), holds: Number(holds ?? 0) };
 }

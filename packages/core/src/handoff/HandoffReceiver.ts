@@ -26,7 +26,7 @@ export interface ReceivingLock<Grant> {
   /** How the client's hand-offs know the lock: its kind's hand-off script and its name. */
   readonly key: string;
   /** Gives back hold `hold` of `field` by id, whatever came of it (does nothing if it was never taken). */
-  giveBack(field: string, hold: string): Promise<void>;
+  giveBack: (field: string, hold: string) => Promise<void>;
 }
 
 /** A {@link HandoffReceiver} as the wait loop sees it. */

@@ -1,9 +1,6 @@
-import {
-  LockLostError,
-  LockNotHeldError,
-  RedisUnavailableError,
-  type InvalidArgumentError,
-} from '../errors/LockError.js';
+import { LockLostError, LockNotHeldError, RedisUnavailableError } from '../errors/LockError.js';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- imported for the TSDoc {@link InvalidArgumentError} only
+import type { InvalidArgumentError } from '../errors/LockError.js';
 import { checkDuration } from '../options/validate.js';
 import { releaseOwner, retainOwner } from '../owner/generatedOwners.js';
 import type { Renewal } from '../watchdog/RenewalScheduler.js';

@@ -1,4 +1,6 @@
-import { LockWaitTimeoutError, type InvalidArgumentError, type RedisUnavailableError } from '../errors/LockError.js';
+import { LockWaitTimeoutError } from '../errors/LockError.js';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- imported for the TSDoc {@link ...} of the errors only
+import type { InvalidArgumentError, RedisUnavailableError } from '../errors/LockError.js';
 import { lockHolders } from '../commands/lockHolders.js';
 import { call } from '../scripts/Command.js';
 import { checkFunction, checkLockName } from '../options/validate.js';

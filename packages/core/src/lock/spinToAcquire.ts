@@ -89,7 +89,7 @@ export interface SpinLoop<Hold> extends Pick<WaitLoop<Hold>, 'waitTime' | 'signa
   /** One attempt: the hold taken, else the holder's TTL in milliseconds. */
   attempt(): Promise<Hold | number>;
   /** Gives back a hold an abort raced. */
-  giveBack(hold: Hold): Promise<void>;
+  giveBack: (hold: Hold) => Promise<void>;
 }
 
 /**

@@ -123,7 +123,7 @@ export function checkOptions<T extends object>(
     if ((value as Record<string, unknown>)[key] === null)
       throw new InvalidArgumentError(`${argument}.${key}`, 'must not be null; leave it out for the default');
   }
-  return value as Partial<T>;
+  return value;
 }
 
 /**

@@ -9,9 +9,9 @@ export interface Interruptible {
 }
 
 interface Sleeper {
-  wake(): void;
-  timeOut(): void;
-  fail(error: unknown): void;
+  wake: () => void;
+  timeOut: () => void;
+  fail: (error: unknown) => void;
 }
 
 /**

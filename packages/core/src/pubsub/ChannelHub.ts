@@ -61,7 +61,8 @@ export class ChannelHub {
       await entry.ready;
     } catch (error) {
       if (this.#entries.get(channel) === entry) this.#entries.delete(channel);
-      throw this.#closedWith ?? error;
+      if (this.#closedWith) throw this.#closedWith;
+      throw error;
     }
     if (this.#closedWith) throw this.#closedWith;
     return this.#share(channel, entry);

@@ -73,14 +73,14 @@ export class ScriptRunner {
         if (late === null) reject(classify(error, script, keys));
         else reject(refusedAsLate(script, keys, Number(late[1]), Number(late[2]), error));
       };
-      const inFull = () => send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
+      const inFull = () => void send(() => this.#executor.eval(script.source, keys, args)).then(answered, failed);
       const missing = (error: unknown) => {
         if (!messageOf(error).startsWith('NOSCRIPT')) return failed(error);
         this.#loaded.set(script.sha, keys[0], false);
         inFull();
       };
       if (this.#loaded.has(script.sha, keys[0]))
-        send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
+        void send(() => this.#executor.evalsha(script.sha, keys, args)).then(answered, missing);
       else inFull();
     });
   }

@@ -161,7 +161,7 @@ export class RenewalScheduler {
   async #tick(): Promise<void> {
     this.#timer = undefined;
     this.#ticking = true;
-    let failed = false;
+    let failed: boolean;
     try {
       const batches = [...this.#batches(performance.now())];
       const outcomes = await Promise.all(batches.map((batch) => this.#renew(batch)));

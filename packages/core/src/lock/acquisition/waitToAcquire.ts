@@ -20,7 +20,7 @@ export interface AcquireLoop<Grant> {
    */
   attempt(): Promise<Passed<Grant> | number>;
   /** Gives back a hold nobody will keep (an abort raced it, or it was a second one). */
-  giveBack(hold: Passed<Grant>): Promise<void>;
+  giveBack: (hold: Passed<Grant>) => Promise<void>;
   /** Told each time an attempt finds the lock held elsewhere (or the client holds off from it). */
   readonly onBusy?: (() => void) | undefined;
   /**
