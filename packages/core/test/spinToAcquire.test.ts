@@ -22,9 +22,9 @@ function pollingLoop(overrides: Partial<SpinLoop> & { freeAfter?: number } = {})
     backoff: { delay: () => 10 },
     waitTime: Infinity,
     signal: undefined,
-    attempt: async () => {
+    attempt: () => {
       attempts.push(performance.now());
-      return attempts.length > freeAfter ? null : HELD_LONG;
+      return Promise.resolve(attempts.length > freeAfter ? null : HELD_LONG);
     },
     undo,
     ...overrides,
@@ -123,9 +123,9 @@ describe('spinToAcquire', () => {
     let calls = 0;
     const { loop, attempts } = pollingLoop({
       backoff: { delay: () => 1_000 },
-      attempt: async () => {
+      attempt: () => {
         attempts.push(performance.now());
-        return ++calls > 2 ? null : 15;
+        return Promise.resolve(++calls > 2 ? null : 15);
       },
     });
     const taking = spinToAcquire(loop);
@@ -177,9 +177,9 @@ describe('spinToAcquire', () => {
     const { loop, undo } = pollingLoop({
       signal: controller.signal,
       firstTtl: HELD_LONG,
-      attempt: async () => {
+      attempt: () => {
         controller.abort(new Error('too late'));
-        return null;
+        return Promise.resolve(null);
       },
     });
     const taking = spinToAcquire(loop);

@@ -126,9 +126,7 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     expect(result).toBe(7);
     for (const lock of locks) expect(await lock.isLocked()).toBe(false);
     await expect(
-      multi.withLock(async () => {
-        throw new Error('boom');
-      }),
+      multi.withLock(() => Promise.reject(new Error('boom'))),
     ).rejects.toThrow('boom');
     await ctx.nothingLeft(keys);
   });
