@@ -30,7 +30,9 @@ await again.release();
 const rival = new NotedLock(locks, 'nightly-import', 'a rival');
 const noted = await rival.tryAcquire();
 const plain = await locks.lock('nightly-import').tryAcquire();
-console.log(`another NotedLock: ${noted === null ? 'null' : 'acquired'}, a plain Lock: ${plain === null ? 'null' : 'acquired'}`);
+console.log(
+  `another NotedLock: ${noted === null ? 'null' : 'acquired'}, a plain Lock: ${plain === null ? 'null' : 'acquired'}`,
+);
 
 // The watchdog renews the whole hash: the note lives as long as the lock.
 await sleep(2_500);

@@ -65,7 +65,9 @@ export async function loadClient(
   const { createClient } = await load<{ createClient: (options: { socket: { host: string; port: number } }) => Quits }>(
     resolve('redis'),
   );
-  const { nodeRedisExecutor } = await load<{ nodeRedisExecutor: (redis: Quits) => unknown }>(`${adapterDir}/dist/index.js`);
+  const { nodeRedisExecutor } = await load<{ nodeRedisExecutor: (redis: Quits) => unknown }>(
+    `${adapterDir}/dist/index.js`,
+  );
   const redis = createClient({ socket: { host: '127.0.0.1', port } });
   await redis.connect();
   const client = new core.LockClient(nodeRedisExecutor(redis), options);

@@ -16,7 +16,7 @@ const HELD_LONG = 60_000;
 /** A lock that stays held for `freeAfter` attempts, recording when each attempt ran. */
 function pollingLoop(overrides: Partial<SpinLoop> & { freeAfter?: number } = {}) {
   const attempts: number[] = [];
-  const undo = vi.fn(async () => undefined);
+  const undo = vi.fn(() => Promise.resolve(undefined));
   const freeAfter = overrides.freeAfter ?? Infinity;
   const loop: SpinLoop = {
     backoff: { delay: () => 10 },

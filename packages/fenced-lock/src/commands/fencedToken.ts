@@ -7,6 +7,6 @@ export const fencedToken = defineCommand<LockInput, bigint | null>({
   script: fencedScripts.token,
   keys: ({ name }) => [fencingTokenKey(name)],
   args: () => [],
-  // token.lua replies with the counter as a decimal string (a number, should a driver decode it so).
-  decode: (reply) => (reply === null ? null : BigInt(String(reply as string | number))),
+  // token.lua replies with the counter as a decimal string.
+  decode: (reply) => (reply === null ? null : BigInt(reply as string)),
 });
