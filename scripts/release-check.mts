@@ -52,7 +52,7 @@ async function run(
     return stdout;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout}${stderr}`);
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout}${stderr}`, { cause: error });
   }
 }
 

@@ -7,7 +7,7 @@
 // the same ones scripts/docs-pages.mts reads.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { ReflectionKind, Renderer } from 'typedoc';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -178,10 +178,10 @@ describe('a scenario compared with Deadbolt', () => {
 describe('the order of the repetitions', () => {
   it("one after the other: every contender's first run before any second, a failure taking the contender out", async () => {
     const order: string[] = [];
-    const outcomes = await oneAfterTheOther([ours, peer, other], 3, async (contender, repetition) => {
+    const outcomes = await oneAfterTheOther([ours, peer, other], 3, (contender, repetition) => {
       order.push(`${contender.id}#${repetition}`);
-      if (contender === peer && repetition === 2) throw new Error('broke');
-      return { repetition };
+      if (contender === peer && repetition === 2) return Promise.reject(new Error('broke'));
+      return Promise.resolve({ repetition });
     });
     expect(order).toEqual([
       `${ours.id}#1`,
@@ -199,20 +199,21 @@ describe('the order of the repetitions', () => {
 
   it("taking turns: one warm-up round, then each repetition's rounds, its figures taken at its end", async () => {
     const order: string[] = [];
-    const outcomes = await takeTurns([ours, peer], { rounds: 2, repetitions: 3 }, async (contender) => {
+    const outcomes = await takeTurns([ours, peer], { rounds: 2, repetitions: 3 }, (contender) => {
       let counted = 0;
-      return {
-        block: async (isCounted) => {
+      return Promise.resolve({
+        block: (isCounted) => {
           order.push(`${contender.id}:${isCounted ? 'counted' : 'warm-up'}`);
           if (isCounted) counted++;
+          return Promise.resolve();
         },
         takeFigures: () => {
           const figures = { blocks: counted };
           counted = 0;
           return figures;
         },
-        close: async () => undefined,
-      };
+        close: () => Promise.resolve(),
+      });
     });
     expect(order).toEqual(
       Array.from({ length: 7 }, (_, round) =>

@@ -39,7 +39,7 @@ export class FencedStorage {
   /** The value last written, or `null`. */
   async read(resource: string): Promise<string | null> {
     const reply = await this.#redis.eval("return redis.call('get', KEYS[1])", keysOf(resource), []);
-    return reply === null ? null : String(reply);
+    return typeof reply === 'string' ? reply : null;
   }
 }
 

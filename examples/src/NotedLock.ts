@@ -94,9 +94,9 @@ export const notedHolder = defineCommand<LockInput, Holder | null>({
   args: () => [],
   decode: (reply) => {
     if (!Array.isArray(reply)) return null;
-    const [field, note]: readonly unknown[] = reply;
+    const [field, note] = reply as readonly unknown[];
     const [clientId = '', ...owner] = String(field).split(':');
-    return { clientId, owner: owner.join(':'), note: note === null || note === undefined ? null : String(note) };
+    return { clientId, owner: owner.join(':'), note: typeof note === 'string' ? note : null };
   },
 });
 

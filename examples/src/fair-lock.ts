@@ -27,7 +27,10 @@ await Promise.all(jobs); // prints A, B, C, D: arrival order
 
 // A waiter that gives up leaves the queue at once; the ones behind it move up.
 const held = await printer.acquire();
-const impatient = printer.acquire({ waitTime: 100 }).catch((error: Error) => error.name);
+const impatient = printer.acquire({ waitTime: 100 }).then(
+  () => 'acquired',
+  (error: Error) => error.name,
+);
 console.log(`impatient job: ${await impatient}`);
 await held.release();
 

@@ -74,7 +74,7 @@ console.log(`isLocked: ${await lock.isLocked()}`);
 
 // retryAttempts: 0: one attempt, null instead of a LockAcquisitionError when the lock is taken.
 const attempt = await lock.tryAcquire();
-console.log(`tryAcquire while node-redis holds it: ${attempt}`);
+console.log(`tryAcquire while node-redis holds it: ${attempt === null ? 'null' : 'acquired'}`);
 
 // retryAttempts x retryDelay: a wait time; the waiter sleeps until a release wakes it, and gives
 // up with LockWaitTimeoutError.

@@ -26,7 +26,7 @@ await transfer.withLock(
 const elsewhere = await locks.lock('account:bob').acquire();
 const attempt = await transfer.tryAcquire();
 console.log(
-  `transfer while bob is held elsewhere: ${attempt}; alice locked: ${await locks.lock('account:alice').isLocked()}`,
+  `transfer while bob is held elsewhere: ${attempt === null ? 'null' : 'acquired'}; alice locked: ${await locks.lock('account:alice').isLocked()}`,
 );
 await elsewhere.release();
 

@@ -34,7 +34,8 @@ locks.on('waitEnded', ({ name, owner, outcome }) => {
 
 await locks.lock('invoices:2026-11').withLock(async () => {
   // Another job finds the lock held and does not wait: an acquisition that timed out.
-  console.log(`another job's tryAcquire: ${await locks.lock('invoices:2026-11').tryAcquire({ owner: 'another-job' })}`);
+  const attempt = await locks.lock('invoices:2026-11').tryAcquire({ owner: 'another-job' });
+  console.log(`another job's tryAcquire: ${attempt === null ? 'null' : 'acquired'}`);
 });
 
 telemetry.stop();

@@ -17,7 +17,8 @@ const stock = locks.lock('inventory:7');
 const javaOwner = `${randomUUID()}:57`;
 await redis.multi().hset('inventory:7', javaOwner, 1).pexpire('inventory:7', 30_000).exec();
 
-console.log(`Deadbolt tryAcquire while Java holds it: ${await stock.tryAcquire()}`);
+const attempt = await stock.tryAcquire();
+console.log(`Deadbolt tryAcquire while Java holds it: ${attempt === null ? 'null' : 'acquired'}`);
 
 // The Java service unlocks: Redisson deletes the hash and publishes 0 on the lock's channel.
 setTimeout(() => {

@@ -37,7 +37,8 @@ await next.release();
 // A wait that runs out, and an abort, end as on every lock.
 {
   await using _held = await lock.acquire();
-  console.log(`tryAcquire while held: ${await lock.tryAcquire({ waitTime: 100 })}`);
+  const attempt = await lock.tryAcquire({ waitTime: 100 });
+  console.log(`tryAcquire while held: ${attempt === null ? 'null' : 'acquired'}`);
   await lock
     .acquire({ signal: AbortSignal.timeout(100) })
     .catch((error: Error) => console.log(`aborted: ${error.name}`));

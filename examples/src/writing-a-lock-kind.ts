@@ -28,8 +28,10 @@ const again = await importer.acquire({ owner: held.owner });
 console.log(`hold count: ${await importer.holdCount(held.owner)}, note: ${(await importer.holder())?.note}`);
 await again.release();
 const rival = new NotedLock(locks, 'nightly-import', 'a rival');
+const noted = await rival.tryAcquire();
+const plain = await locks.lock('nightly-import').tryAcquire();
 console.log(
-  `another NotedLock: ${await rival.tryAcquire()}, a plain Lock: ${await locks.lock('nightly-import').tryAcquire()}`,
+  `another NotedLock: ${noted === null ? 'null' : 'acquired'}, a plain Lock: ${plain === null ? 'null' : 'acquired'}`,
 );
 
 // The watchdog renews the whole hash: the note lives as long as the lock.
@@ -41,14 +43,14 @@ await held.release();
 
 // The last release deletes the hash, note and all.
 console.log(
-  `after the release: locked ${await importer.isLocked()}, holder ${await importer.holder()}, keys left ${await redis.exists('nightly-import', 'deadbolt_holds:{nightly-import}')}`,
+  `after the release: locked ${await importer.isLocked()}, holder ${(await importer.holder()) === null ? 'null' : 'someone'}, keys left ${await redis.exists('nightly-import', 'deadbolt_holds:{nightly-import}')}`,
 );
 
 // A Java service holds RLock "nightly-import" (what Redisson writes): excluded, and shown without a note.
 await redis.multi().hset('nightly-import', `${randomUUID()}:57`, 1).pexpire('nightly-import', 30_000).exec();
 const java = await importer.holder();
 console.log(
-  `while Redisson holds it: tryAcquire ${await importer.tryAcquire()}, holder thread ${java?.owner}, note ${java?.note}`,
+  `while Redisson holds it: tryAcquire ${(await importer.tryAcquire()) === null ? 'null' : 'acquired'}, holder thread ${java?.owner}, note ${java?.note}`,
 );
 await redis.del('nightly-import');
 

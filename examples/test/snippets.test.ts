@@ -59,7 +59,8 @@ function publishedPackages(): string[] {
     .map((name) => join(dir, name))
     .filter(
       (path) =>
-        existsSync(join(path, 'package.json')) && !JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')).private,
+        existsSync(join(path, 'package.json')) &&
+        !(JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { private?: boolean }).private,
     );
 }
 

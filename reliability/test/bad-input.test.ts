@@ -32,7 +32,7 @@ function adapterUnderTest(
     ];
     return {
       name: 'ioredisExecutor',
-      factory: ioredisExecutor as BadInputSubjects['adapter']['factory'],
+      factory: ioredisExecutor,
       validClient,
       refusedClients,
       close: () => [validClient, prefixed, prefixedCluster].forEach((client) => client.disconnect()),
@@ -40,7 +40,7 @@ function adapterUnderTest(
   }
   return {
     name: 'nodeRedisExecutor',
-    factory: nodeRedisExecutor as BadInputSubjects['adapter']['factory'],
+    factory: nodeRedisExecutor,
     validClient: createClient({ socket: address }),
     refusedClients: [],
     close: () => undefined,

@@ -41,7 +41,7 @@ export async function loadClient(
   driver: ComparedDriver,
   port: number,
   options: { watchdogTimeout?: number } = {},
-): Promise<{ client: LoadedClient; close(): Promise<void> }> {
+): Promise<{ client: LoadedClient; close: () => Promise<void> }> {
   const adapterDir = `${checkout}/packages/adapter-${driver}`;
   // Resolved from the adapter's folder: core and the driver are the ones that build installed.
   const resolve = createRequire(`${adapterDir}/package.json`).resolve;
@@ -51,7 +51,7 @@ export async function loadClient(
     const { Redis } = await load<{ Redis: new (options: { host: string; port: number }) => Disconnects }>(
       resolve('ioredis'),
     );
-    const { ioredisExecutor } = await load<{ ioredisExecutor(redis: Disconnects): unknown }>(
+    const { ioredisExecutor } = await load<{ ioredisExecutor: (redis: Disconnects) => unknown }>(
       `${adapterDir}/dist/index.js`,
     );
     const redis = new Redis({ host: '127.0.0.1', port });
@@ -62,10 +62,12 @@ export async function loadClient(
     };
     return { client, close };
   }
-  const { createClient } = await load<{ createClient(options: { socket: { host: string; port: number } }): Quits }>(
+  const { createClient } = await load<{ createClient: (options: { socket: { host: string; port: number } }) => Quits }>(
     resolve('redis'),
   );
-  const { nodeRedisExecutor } = await load<{ nodeRedisExecutor(redis: Quits): unknown }>(`${adapterDir}/dist/index.js`);
+  const { nodeRedisExecutor } = await load<{ nodeRedisExecutor: (redis: Quits) => unknown }>(
+    `${adapterDir}/dist/index.js`,
+  );
   const redis = createClient({ socket: { host: '127.0.0.1', port } });
   await redis.connect();
   const client = new core.LockClient(nodeRedisExecutor(redis), options);

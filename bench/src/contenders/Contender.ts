@@ -38,18 +38,18 @@ export interface LockSession {
   /** A lock named `name`. */
   mutex(name: string): Mutex;
   /** A fair (FIFO) lock named `name`, when the contender has the `fair` feature. */
-  fairMutex?(name: string): Mutex;
+  readonly fairMutex?: (name: string) => Mutex;
   /**
    * Takes `name` and keeps it alive automatically until released, when the contender has the
    * `autoExtend` feature; the lease is {@link SessionOptions.lease}.
    */
-  renewedHold?(name: string): Promise<Hold>;
+  readonly renewedHold?: (name: string) => Promise<Hold>;
   /**
    * A counting semaphore named `name` with `limit` permits, set up on the server, whose every
    * `acquire` takes `permits` of them at once (and each hold gives them back), when the contender
    * has the `semaphore` feature.
    */
-  semaphore?(name: string, limit: number, permits: number): Promise<Mutex>;
+  readonly semaphore?: (name: string, limit: number, permits: number) => Promise<Mutex>;
   /** Closes what the session opened. */
   close(): Promise<void>;
 }

@@ -35,12 +35,14 @@ export function redisSemaphore(): Contender {
           return { release: () => mutex.release() };
         },
         // Its semaphores take their limit with every object, and need no setting up.
-        semaphore: async (name, limit, permits) =>
-          mutexOf(() =>
-            acquired(
-              permits === 1
-                ? new Semaphore(client, name, limit, WAIT)
-                : new MultiSemaphore(client, name, limit, permits, WAIT),
+        semaphore: (name, limit, permits) =>
+          Promise.resolve(
+            mutexOf(() =>
+              acquired(
+                permits === 1
+                  ? new Semaphore(client, name, limit, WAIT)
+                  : new MultiSemaphore(client, name, limit, permits, WAIT),
+              ),
             ),
           ),
         close: () => disconnect(connection),

@@ -16,10 +16,11 @@ export async function deadboltOwnCostUs(cycles: number): Promise<number> {
     isCluster: false,
     // A free lock: the acquisition replies nil, the release 1 (freed). The first call of a script
     // goes in full, later ones by digest.
-    evalsha: async (sha) => (sha === acquire.sha ? null : 1),
-    eval: async (source) => (source === acquire.source ? null : 1),
+    evalsha: (sha) => Promise.resolve(sha === acquire.sha ? null : 1),
+    eval: (source) => Promise.resolve(source === acquire.source ? null : 1),
     // The server clock's probe gets the time; INFO (the eviction check) gets nothing to warn of.
-    command: async (_key, args) => (args[0] === 'TIME' ? [String(Math.floor(Date.now() / MS_PER_SECOND)), '0'] : null),
+    command: (_key, args) =>
+      Promise.resolve(args[0] === 'TIME' ? [String(Math.floor(Date.now() / MS_PER_SECOND)), '0'] : null),
     subscribe: () => answered,
     unsubscribe: () => answered,
     listen: () => undefined,

@@ -13,7 +13,7 @@ type Handlers = { [K in keyof Jobs]: (payload: Jobs[K]['payload']) => Promise<Jo
 let prepared: { session: LockSession; mutex: Mutex } | undefined;
 
 const handlers: Handlers = {
-  ping: async () => null,
+  ping: () => Promise.resolve(null),
 
   handoffPrepare: async ({ contender: id, address, kind, lockName, leaseMs }) => {
     const session = await contender(id).connect(address, { lease: leaseMs });

@@ -13,18 +13,22 @@ export function clusterTopology(cluster: Cluster, subscriberName: string): Topol
   return {
     isCluster: true,
     nodeFor: (channel) => slotOwner(cluster, channel),
-    async open(address, events) {
-      // Any node's connection carries the user's credentials, TLS and protocol; only the address differs.
-      const template = cluster.nodes('all')[0];
-      if (!template) throw new Error('The cluster client knows no node yet; is it connected?');
-      const separator = address.lastIndexOf(':');
-      const host = address.slice(0, separator);
-      const port = Number(address.slice(separator + 1));
-      return new IoredisLink(
-        template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }),
-        events,
-      );
-    },
+    // In a promise's executor, so that a failure rejects, as the router expects, rather than throws.
+    open: (address, events) =>
+      new Promise((resolve) => {
+        // Any node's connection carries the user's credentials, TLS and protocol; only the address differs.
+        const template = cluster.nodes('all')[0];
+        if (!template) throw new Error('The cluster client knows no node yet; is it connected?');
+        const separator = address.lastIndexOf(':');
+        const host = address.slice(0, separator);
+        const port = Number(address.slice(separator + 1));
+        resolve(
+          new IoredisLink(
+            template.duplicate({ ...subscriberOptions(subscriberName), host, port, readOnly: false }),
+            events,
+          ),
+        );
+      }),
     refresh: () => refreshSlots(cluster),
     watch(onChange) {
       cluster.on('refresh', onChange);

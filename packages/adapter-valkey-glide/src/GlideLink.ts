@@ -129,26 +129,23 @@ export class GlideLink extends DriverLink {
    * with the `NOPERM` error the server gave GLIDE.
    */
   #confirmedOrRefused(confirmed: Promise<unknown>, channel: string, sharded: boolean): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const settle = (error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(check);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const check = setTimeout(() => {
+    let check: NodeJS.Timeout | undefined;
+    const refused = new Promise<never>((_resolve, reject) => {
+      check = setTimeout(() => {
         this.#subscribeRefusal(channel, sharded).then((refusal) => {
-          if (refusal) settle(refusal);
+          if (refusal) reject(refusal);
         }, ignore);
       }, PERMISSION_CHECK_MS);
       check.unref();
-      confirmed.then(
-        () => settle(),
-        (error: unknown) => settle(error ?? new Error(`subscription to ${channel} failed`)),
-      );
     });
+    const subscribed = confirmed.then(
+      () => undefined,
+      (error: unknown) => {
+        if (error === undefined || error === null) throw new Error(`subscription to ${channel} failed`);
+        throw error;
+      },
+    );
+    return Promise.race([subscribed, refused]).finally(() => clearTimeout(check));
   }
 
   async #subscribeRefusal(channel: string, sharded: boolean): Promise<Error | undefined> {

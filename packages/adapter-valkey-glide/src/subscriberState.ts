@@ -54,7 +54,8 @@ export async function clusterEpochIfAllowed(client: ValkeyGlideSubscriber): Prom
   const info = await cluster
     .customCommand(['CLUSTER', 'INFO'], { route: 'randomNode', decoder: Decoder.String })
     .catch(() => undefined);
-  const epoch = info === undefined ? undefined : /^cluster_current_epoch:(\d+)/m.exec(String(info))?.[1];
+  // One node's reply, a string under Decoder.String.
+  const epoch = typeof info === 'string' ? /^cluster_current_epoch:(\d+)/m.exec(info)?.[1] : undefined;
   return epoch === undefined ? undefined : Number(epoch);
 }
 

@@ -88,7 +88,9 @@ export function valkeyGlideExecutor(client: ValkeyGlideClient, options: ValkeyGl
     const reply = cluster
       ? (client as GlideClusterClient).customCommand(strings, { decoder: Decoder.String, route: primaryRoute(key) })
       : (client as GlideClient).customCommand(strings, { decoder: Decoder.String });
-    return reply.then(decodeReply, (error: unknown) => Promise.reject(serverError(error)));
+    return reply.then(decodeReply, (error: unknown) => {
+      throw serverError(error);
+    });
   };
   const send = (args: readonly ScriptArgument[], key: string | undefined): Promise<unknown> => {
     const strings = args.map(String);

@@ -69,11 +69,11 @@ async function semaphoreChannels(node: Redis): Promise<string[]> {
   const classic = await redisCall('list pub/sub channels (PUBSUB CHANNELS)', () => node.pubsub('CHANNELS', pattern));
   const sharded = await redisCall('list sharded channels (PUBSUB SHARDCHANNELS)', () =>
     node.pubsub('SHARDCHANNELS', pattern),
-  ).catch(
+  ).catch((error: unknown) => {
     // Before Redis 7 there are no sharded channels to list.
-    (error: unknown) =>
-      error instanceof Error && /unknown subcommand/i.test(error.message) ? [] : Promise.reject(error),
-  );
+    if (error instanceof Error && /unknown subcommand/i.test(error.message)) return [];
+    throw error;
+  });
   return [...(classic as string[]), ...(sharded as string[])];
 }
 

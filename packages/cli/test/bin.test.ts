@@ -128,7 +128,10 @@ describe('the deadbolt bin', () => {
 
     // On a terminal it asks, naming the holders; only a yes unlocks.
     const questions: string[] = [];
-    const answer = (yes: boolean) => async (question: string) => (questions.push(question), yes);
+    const answer = (yes: boolean) => (question: string) => {
+      questions.push(question);
+      return Promise.resolve(yes);
+    };
     const declined = await runInProcess(['unlock', name, '--force', '--url', url()], { confirm: answer(false) });
     expect([declined.code, declined.stderr]).toEqual([1, 'deadbolt: not unlocked: not confirmed\n']);
     expect(await client.lock(name).isLocked()).toBe(true);

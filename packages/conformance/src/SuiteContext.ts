@@ -9,13 +9,16 @@ import {
 } from './backends/index.js';
 import type { ConformantLock, LockSubject, SingleLockKind } from './kinds/index.js';
 
-/** What a test on a running backend gets: the backend, fresh clients and unique lock names. */
+/**
+ * What a test on a running backend gets: the backend, fresh clients and unique lock names. Its
+ * functions use no `this`: a test may pass one on alone, and {@link suiteContextOn} copies them.
+ */
 export interface BackendContext {
-  backend(): Backend;
+  readonly backend: () => Backend;
   /** A new lock client on its own executor; closed after the test. */
-  client(options?: LockClientOptions): Promise<LockClient>;
+  readonly client: (options?: LockClientOptions) => Promise<LockClient>;
   /** A lock name unique to this run. */
-  uniqueName(label?: string): string;
+  readonly uniqueName: (label?: string) => string;
 }
 
 /** What every conformance test gets: a {@link BackendContext} and the lock kind under test, in one role. */

@@ -26,6 +26,6 @@ export function unreachableExecutor(): UnreachableExecutor {
     subscribe: refuse('subscribe'),
     unsubscribe: refuse('unsubscribe'),
     listen: () => undefined,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
 }

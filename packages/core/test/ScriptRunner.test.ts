@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandArguments, Executor, ScriptArgument } from '../src/executor/Executor.js';
+import type { Executor } from '../src/executor/Executor.js';
 import { RedisUnavailableError } from '../src/errors/LockError.js';
 import { defineScript } from '../src/scripts/Script.js';
 import { ScriptRunner } from '../src/scripts/ScriptRunner.js';
@@ -15,17 +15,16 @@ function fakeServer(isCluster: boolean) {
   const cache = new Set<string>();
   const executor: Executor = {
     isCluster,
-    evalsha: async (sha: string, keys: readonly string[], _args: readonly ScriptArgument[]) => {
+    evalsha: (sha: string, keys: readonly string[]) => {
       sent.push(`EVALSHA ${keys[0]}`);
-      if (!cache.has(sha)) throw new Error('NOSCRIPT No matching script.');
-      return 1;
+      return cache.has(sha) ? Promise.resolve(1) : Promise.reject(new Error('NOSCRIPT No matching script.'));
     },
-    eval: async (_source: string, keys: readonly string[], _args: readonly ScriptArgument[]) => {
+    eval: (_source: string, keys: readonly string[]) => {
       sent.push(`EVAL ${keys[0]}`);
       cache.add(script.sha);
-      return 1;
+      return Promise.resolve(1);
     },
-    command: (_key: string, _args: CommandArguments) => Promise.resolve(null),
+    command: () => Promise.resolve(null),
     subscribe: () => Promise.resolve(),
     unsubscribe: () => Promise.resolve(),
     listen: () => undefined,

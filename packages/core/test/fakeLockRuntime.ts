@@ -165,7 +165,7 @@ export class FakeLockRuntime implements CoreRuntime {
   async #answer<Reply>(call: Call<Reply>, via: 'run' | 'runOnce' | 'giveBack', onLate?: (reply: Reply) => void) {
     await Promise.resolve();
     // The hand-off is a real command (the receiver binds it itself): the only call with a script.
-    const request: Request = 'script' in call ? { op: 'handOff' } : (call as unknown as Request);
+    const request = ('script' in call ? { op: 'handOff' } : call) as unknown as Request;
     this.log.push({ via, request });
     let reply: unknown = null;
     if (request.op === 'acquire') {

@@ -8,10 +8,9 @@ import { ONCE_TRIES, runOnce, runUntilLanded } from '../src/runtime/runOnce.js';
 /** A send that fails with each of `errors` in turn, then resolves 'sent'; counts its tries. */
 function failing(...errors: Error[]) {
   const state = { tries: 0 };
-  const send = async () => {
+  const send = () => {
     const error = errors[state.tries++];
-    if (error !== undefined) throw error;
-    return 'sent';
+    return error === undefined ? Promise.resolve('sent') : Promise.reject(error);
   };
   return { state, send };
 }

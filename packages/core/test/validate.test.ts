@@ -7,9 +7,9 @@ import { LOCK_RUNTIME, lockRuntime } from '../src/runtime/LockRuntime.js';
 
 // An executor that fails the test if anything reaches it: bad input must be refused before Redis.
 function untouchable(): Executor & { calls: number } {
-  const fail = async (): Promise<never> => {
+  const fail = (): Promise<never> => {
     touched.calls++;
-    throw new Error('reached Redis');
+    return Promise.reject(new Error('reached Redis'));
   };
   const touched = {
     calls: 0,

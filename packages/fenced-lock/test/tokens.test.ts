@@ -1,6 +1,6 @@
 // Fencing tokens: one per acquisition, re-entries included, strictly increasing per lock name
 // across owners, clients and processes.
-import { BACKENDS, eventually, sleep, useSuiteContext, waitersAsleep } from '@deadbolt/conformance';
+import { BACKENDS, sleep, useSuiteContext, waitersAsleep } from '@deadbolt/conformance';
 import { RedisUnavailableError } from '@deadbolt/core';
 import { call, holdMarkersKey, lockCommands, lockRuntime } from '@deadbolt/core/kit';
 import { FENCED_LOCK, subjectOf } from '@deadbolt/conformance/kinds';

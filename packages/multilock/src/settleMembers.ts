@@ -8,25 +8,17 @@ import type { MemberFailure } from './LockGroupError.js';
  */
 export function withTimeout<T>(promise: Promise<T>, timeout: number | undefined, lockName: string): Promise<T> {
   if (timeout === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
       () =>
         reject(
           new RedisUnavailableError(`Redis did not answer for lock "${lockName}" within ${timeout} ms`, { lockName }),
         ),
       timeout,
     );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
   });
+  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -125,11 +125,7 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     });
     expect(result).toBe(7);
     for (const lock of locks) expect(await lock.isLocked()).toBe(false);
-    await expect(
-      multi.withLock(async () => {
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
+    await expect(multi.withLock(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await ctx.nothingLeft(keys);
   });
 

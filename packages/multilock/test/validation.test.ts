@@ -10,7 +10,7 @@ describe('MultiLock input', () => {
   const executor = unreachableExecutor();
   const client = new LockClient(executor);
   const other = new LockClient(unreachableExecutor());
-  const refused = (argument: string) => expect.objectContaining({ name: InvalidArgumentError.name, argument });
+  const refused = (argument: string): unknown => expect.objectContaining({ name: InvalidArgumentError.name, argument });
 
   afterEach(() => expect(executor.attempted).toEqual([]));
 

@@ -23,7 +23,7 @@ export interface LockInstrumentationOptions {
 /** What {@link instrumentLockClient} returns: stop it to take its listeners off the client. */
 export interface LockInstrumentation {
   /** Removes every listener the instrumentation added to the client; idempotent. Spans of holds still open are not recorded. */
-  stop(): void;
+  readonly stop: () => void;
   /** {@link LockInstrumentation.stop}, for `using`. */
   [Symbol.dispose](): void;
 }

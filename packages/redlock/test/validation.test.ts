@@ -8,7 +8,7 @@ describe('RedLock input', () => {
   const executors = [unreachableExecutor(), unreachableExecutor(), unreachableExecutor()];
   const clients = executors.map((executor) => new LockClient(executor));
   const [a, b, c] = clients as [LockClient, LockClient, LockClient];
-  const refused = (argument: string) => expect.objectContaining({ name: InvalidArgumentError.name, argument });
+  const refused = (argument: string): unknown => expect.objectContaining({ name: InvalidArgumentError.name, argument });
 
   afterEach(() => expect(executors.flatMap((executor) => executor.attempted)).toEqual([]));
 

@@ -25,10 +25,11 @@ export interface ReadWriteLockKeys {
   readonly lock: string;
   /** The channel releases are announced on: `redisson_rwlock:{name}`. */
   readonly channel: string;
+  // Function properties, not methods: they use no `this`, so callers may take them off the object.
   /** The writer's field: `<clientId>:<ownerId>:write`. */
-  writerField(ownerField: string): string;
+  readonly writerField: (ownerField: string) => string;
   /** The key carrying the lease of an owner's `n`th read hold: `{name}:<ownerField>:rwlock_timeout:<n>`. */
-  readHoldKey(ownerField: string, n: number): string;
+  readonly readHoldKey: (ownerField: string, n: number) => string;
 }
 
 /** The keys a read-write lock named `name` uses; all share the lock's hash slot. */

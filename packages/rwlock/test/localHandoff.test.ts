@@ -17,7 +17,7 @@ describe.each(BACKENDS)('the write lock hands off locally on $adapter/$topology'
     const entries = (await raw(name, 'HGETALL', key)) as string[];
     return Object.fromEntries(
       Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]),
-    );
+    ) as Record<string, string>;
   };
   /** Once the client's waiters sleep on the lock's channel, where a release can pass the lock to a writer. */
   const asleep = async (client: LockClient) => {

@@ -24,7 +24,7 @@ describe.each(BACKENDS)('ReadWriteLock on $adapter/$topology', ({ adapter, topol
     const entries = (await raw(name, 'HGETALL', name)) as string[];
     return Object.fromEntries(
       Array.from({ length: entries.length / 2 }, (_, i) => [entries[2 * i], entries[2 * i + 1]]),
-    );
+    ) as Record<string, string>;
   };
   const holdKeyExists = async (lock: ReadWriteLock, client: LockClient, owner: string, n: number) => {
     const key = lock.keys.readHoldKey(`${client.id}:${owner}`, n);

@@ -8,7 +8,7 @@ function pingOverTls(address: TlsAddress, ca: string | undefined): Promise<strin
     const socket = tls.connect({ ...address, ...(ca === undefined ? {} : { ca }), servername: 'localhost' }, () =>
       socket.write('PING\r\n'),
     );
-    socket.once('data', (chunk) => {
+    socket.once('data', (chunk: Buffer) => {
       resolve(chunk.toString('utf8'));
       socket.destroy();
     });
@@ -55,7 +55,7 @@ describe('TLS servers', () => {
         socket.write('CLUSTER SLOTS\r\n'),
       );
       let text = '';
-      socket.on('data', (chunk) => {
+      socket.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
         if (tlsPorts.every((port) => text.includes(`:${port}\r\n`))) {
           resolve(text);

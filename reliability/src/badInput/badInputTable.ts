@@ -21,7 +21,7 @@ export interface BadInputCase {
   readonly error: abstract new (...args: never[]) => Error;
   /** For an `InvalidArgumentError`: the argument it must name. */
   readonly argument?: string;
-  call(): unknown;
+  readonly call: () => unknown;
 }
 
 /** The bad inputs of one public entry point. */

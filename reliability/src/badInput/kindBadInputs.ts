@@ -16,7 +16,7 @@ export type DeploymentClients = readonly [LockClient, ...LockClient[]];
 export interface KindBadInput {
   readonly input: string;
   readonly argument: string;
-  call(): unknown;
+  readonly call: () => unknown;
 }
 
 function badInput(input: string, argument: string, call: () => unknown): KindBadInput {
@@ -93,8 +93,7 @@ const BAD_INPUTS_BY_KIND: ReadonlyMap<string, (clients: DeploymentClients) => Ki
     (clients) => {
       const [client] = clients;
       const members = () => clients.map((each) => each.lock('x'));
-      const withOption = (key: string) => (value: unknown) =>
-        new RedLock(members(), { [key]: value } as RedLockOptions);
+      const withOption = (key: string) => (value: unknown) => new RedLock(members(), { [key]: value });
       const durations = (key: string, extra: readonly { label: string; value: unknown }[]) =>
         [...BAD_DURATIONS, INFINITE, ...extra].map(({ label, value }) =>
           badInput(`options.${key} = ${label}`, `options.${key}`, () => withOption(key)(value)),

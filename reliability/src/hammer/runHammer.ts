@@ -33,7 +33,7 @@ export interface HammerFaultContext {
   /** The lock names in use, by kind id. */
   readonly lockNames: ReadonlyMap<string, string>;
   /** A running worker, one in the middle of a hold when there is one. */
-  holdingWorker(): HammerWorker;
+  readonly holdingWorker: () => HammerWorker;
   /** The fault proxies the workers connect through, in a run with {@link HammerOptions.proxied}. */
   readonly proxies: ProxyGroup | undefined;
   /** The workers' `commandTimeout`: how long a request's deadline and records last (late copies). */
@@ -42,7 +42,7 @@ export interface HammerFaultContext {
    * Finishes a fault in the background while the run goes on (a late delivery, seconds after its
    * copy was held): the run awaits it before its figures are read.
    */
-  finishLater(task: Promise<void>): void;
+  readonly finishLater: (task: Promise<void>) => void;
 }
 
 /** A fault the hammer injects once, when its turn comes; the hammer counts it once injected. */

@@ -174,8 +174,8 @@ class LatchRun implements ModelRunner {
   }
 
   async #read(): Promise<string | null> {
-    const stored = await this.#backend.command(['GET', this.#name], this.#name);
-    return stored === null ? null : String(stored);
+    // GET: the count as a string, or nil.
+    return (await this.#backend.command(['GET', this.#name], this.#name)) as string | null;
   }
 
   async #perform(

@@ -32,7 +32,7 @@ export interface PermitFaultContext {
   /** The workers' `commandTimeout`: how long a request's deadline and records last (late copies). */
   readonly commandTimeout: number;
   /** Finishes a fault in the background while the run goes on; the run awaits it before its figures are read. */
-  finishLater(task: Promise<void>): void;
+  readonly finishLater: (task: Promise<void>) => void;
 }
 
 /** A worker killed holding permits: `permits`, what its events say it held, at `at` (monotonic microseconds). */

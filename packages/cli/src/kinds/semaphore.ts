@@ -35,7 +35,7 @@ export async function semaphoreSubscribers(connection: Connection, name: string)
   for (const master of connection.masters()) {
     const classic = await redisCall('count subscribers (PUBSUB NUMSUB)', () => master.pubsub('NUMSUB', channel));
     const sharded = await master.pubsub('SHARDNUMSUB', channel).catch(() => [channel, 0]);
-    count += Number((classic as unknown[])[1] ?? 0) + Number((sharded as unknown[])[1] ?? 0);
+    count += Number(classic[1] ?? 0) + Number((sharded as unknown[])[1] ?? 0);
   }
   return count;
 }

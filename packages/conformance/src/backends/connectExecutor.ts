@@ -26,9 +26,9 @@ export interface ConnectOptions {
 export interface ConnectedExecutor {
   readonly executor: Executor;
   /** Sends PING through the driver client itself, not through the executor's connections. */
-  ping(): Promise<unknown>;
+  readonly ping: () => Promise<unknown>;
   /** Closes the executor, then the driver client. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 /** Creates the driver client the spec names and an executor over it. Used in child processes too. */

@@ -22,7 +22,7 @@ export type DriverClient = (
       readonly client: GlideClient | GlideClusterClient;
       readonly connection: GlideClientConfiguration | GlideClusterClientConfiguration;
     }
-) & { ping(): Promise<unknown>; close(): Promise<void> };
+) & { readonly ping: () => Promise<unknown>; readonly close: () => Promise<void> };
 
 /** Connects the client of the spec's adapter and topology, speaking `resp` (the driver's default when absent). */
 export async function connectClient(

@@ -8,7 +8,7 @@ export interface ChildSession<Job> {
   readonly executor: Executor;
   readonly client: LockClient;
   /** Closes the lock client, then the executor and its driver client. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 /** What every child job carries: the backend to connect to, and the lock client's options. */

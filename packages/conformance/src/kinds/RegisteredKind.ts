@@ -26,7 +26,7 @@ export interface RegisteredKind<Built extends AcquirableLock = AcquirableLock> e
    *
    * @throws Error for a hold that carries no token
    */
-  token?(held: LockHold): bigint;
+  readonly token?: (held: LockHold) => bigint;
 }
 
 /** A kind whose locks stand alone: they have a name, answer queries, and wake their waiters by pub/sub. */

@@ -105,7 +105,7 @@ export async function checkModel(
       runs += 1;
       steps += result.steps;
       overlaps += result.overlaps;
-      if (result.error) throw result.error;
+      if (result.failure) throw result.failure.error;
     },
   );
   const details = await fc.check(property, checkParameters(budget));
@@ -137,7 +137,7 @@ async function runOnce(
   sequence: readonly Step[],
   timing: ModelTiming,
   ignore: readonly ViolationCategory[],
-): Promise<{ steps: number; overlaps: number; error: unknown }> {
+): Promise<{ steps: number; overlaps: number; failure: { readonly error: unknown } | undefined }> {
   const name = `model:${kind.name}:${process.pid}:${++runCounter}`;
   const connections: ConnectedExecutor[] = [];
   const clients: LockClient[] = [];
@@ -163,14 +163,15 @@ async function runOnce(
       log: new ViolationLog(ignore),
       trace: [],
     });
-    let error: unknown;
+    // What the run threw, wrapped: whatever it was, even a falsy value, is thrown again.
+    let failure: { readonly error: unknown } | undefined;
     try {
       await runner.runAll(sequence);
-    } catch (thrown) {
-      error = thrown;
+    } catch (error) {
+      failure = { error };
     }
     for (const hold of model.holds) if (!hold.released) await hold.held.release().catch(() => undefined);
-    return { steps: runner.steps, overlaps: countOverlaps(model.holds), error };
+    return { steps: runner.steps, overlaps: countOverlaps(model.holds), failure };
   } finally {
     await Promise.allSettled(clients.map((client) => client.close()));
     await Promise.allSettled(connections.map((connected) => connected.close()));

@@ -90,19 +90,18 @@ export class RedissonPeer {
     const connections = new RedissonConnections(backend, connectionName);
     try {
       const sharded = await decideSharded(resolved, connections);
-      let pubSub: LockPubSub | undefined;
-      let kindPubSubs: { readonly semaphores: SemaphorePubSub; readonly latches: CountDownLatchPubSub } | undefined;
+      // The handler runs only once messages arrive, after the pub/sub objects below exist.
       const subscriber = new RedissonSubscriber(
         (channel) => connections.nodeFor(channel),
         (channel, message) => {
-          pubSub?.onMessage(channel, message);
-          kindPubSubs?.semaphores.onMessage(channel, message);
-          kindPubSubs?.latches.onMessage(channel, message);
+          pubSub.onMessage(channel, message);
+          kindPubSubs.semaphores.onMessage(channel, message);
+          kindPubSubs.latches.onMessage(channel, message);
         },
         connectionName,
       );
-      pubSub = new LockPubSub(subscriber, sharded);
-      kindPubSubs = {
+      const pubSub = new LockPubSub(subscriber, sharded);
+      const kindPubSubs = {
         semaphores: new SemaphorePubSub(subscriber, sharded),
         latches: new CountDownLatchPubSub(subscriber, sharded),
       };

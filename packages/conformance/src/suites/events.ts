@@ -38,7 +38,7 @@ export function eventsSuite(ctx: SuiteContext): void {
     if (ctx.subject.role.exclusive) return ctx.lockNamed(client, name);
     const exclusive = ctx.subject.kind.roles.find((role) => role.exclusive);
     if (!exclusive) throw new Error(`${ctx.subject.kind.id} has no exclusive role`);
-    return ctx.subject.kind.create([client], name, exclusive.name) as ConformantLock;
+    return ctx.subject.kind.create([client], name, exclusive.name);
   };
 
   it('an acquisition and its release are reported with the lock, its kind, the owner and the times', async () => {

@@ -50,7 +50,7 @@ export class ChannelHub {
    * the same kind of object, so the first one's rule stands.
    */
   async join(channel: string, wakes: WakeRule = LOCK_WAKES): Promise<ChannelSubscription> {
-    if (this.#closedWith) throw this.#closedWith;
+    this.#throwIfClosed();
     let entry = this.#entries.get(channel);
     if (!entry) {
       entry = new ChannelEntry(this.#subscribe(channel), wakes);
@@ -61,11 +61,17 @@ export class ChannelHub {
       await entry.ready;
     } catch (error) {
       if (this.#entries.get(channel) === entry) this.#entries.delete(channel);
-      if (this.#closedWith) throw this.#closedWith;
+      this.#throwIfClosed();
       throw error;
     }
-    if (this.#closedWith) throw this.#closedWith;
+    this.#throwIfClosed();
     return this.#share(channel, entry);
+  }
+
+  // A method, not an inline check: the hub may close while `join` awaits, and TypeScript would
+  // keep a check made before the await narrowing the field after it.
+  #throwIfClosed(): void {
+    if (this.#closedWith) throw this.#closedWith;
   }
 
   /** Delivers a message from the executor. */

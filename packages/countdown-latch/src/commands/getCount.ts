@@ -13,7 +13,8 @@ export const getCountCommand = defineCommand<LatchInput, number>({
 
 function decodeCount(reply: unknown): number {
   if (reply === null) return 0;
-  const text = String(reply);
+  // get-count.lua replies with the count as a decimal string.
+  const text = reply as string;
   // Anything else at the name is not a latch: waiting on it would wait on garbage.
   if (!/^-?\d+$/.test(text))
     throw new LockError(`A count-down latch holds a whole number, found ${JSON.stringify(text.slice(0, 40))}`);

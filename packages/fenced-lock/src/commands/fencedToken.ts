@@ -7,5 +7,6 @@ export const fencedToken = defineCommand<LockInput, bigint | null>({
   script: fencedScripts.token,
   keys: ({ name }) => [fencingTokenKey(name)],
   args: () => [],
-  decode: (reply) => (reply === null ? null : BigInt(String(reply))),
+  // token.lua replies with the counter as a decimal string.
+  decode: (reply) => (reply === null ? null : BigInt(reply as string)),
 });

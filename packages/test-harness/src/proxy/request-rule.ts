@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- imported for the TSDoc {@link FaultControls...} only
 import type { FaultControls } from './controls.js';
 
 /** Which requests a {@link RequestRule} matches. */

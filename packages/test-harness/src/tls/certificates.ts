@@ -107,6 +107,8 @@ async function openssl(args: readonly string[]): Promise<void> {
     await run('openssl', args, { timeout: 30_000 });
   } catch (error) {
     const { stderr = '' } = error as { stderr?: string };
-    throw new Error(`openssl ${args[0] ?? ''} failed: ${(error as Error).message}\n${stderr}`);
+    throw new Error(`openssl ${args[0] ?? ''} failed: ${(error as Error).message}\n${stderr}`, {
+      cause: error,
+    });
   }
 }

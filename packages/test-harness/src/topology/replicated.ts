@@ -17,7 +17,7 @@ export interface ReplicatedHandle {
    */
   waitForReplicaSync(timeoutMs?: number): Promise<void>;
   /** Stops both servers. */
-  stop(): Promise<void>;
+  readonly stop: () => Promise<void>;
 }
 
 /** A channel nobody subscribes to; publishing on it moves the replication offset, and no key. */

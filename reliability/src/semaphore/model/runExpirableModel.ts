@@ -165,7 +165,7 @@ class ExpirableRun implements ModelRunner {
     note = '',
   ): Promise<string | undefined> {
     const at = this.trace.length;
-    const performed = await this.#perform(semaphores, step, at);
+    const performed = await this.#perform(semaphores, step);
     const { outcome } = performed;
     const found: string[] = [];
     let expected: StepOutcome;
@@ -359,7 +359,7 @@ class ExpirableRun implements ModelRunner {
     const members: StoredPermit[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2)
       members.push({ member: String(reply[i]), score: Number(reply[i + 1]) });
-    return { stored: stored === null ? null : String(stored), members, readFrom, readTo };
+    return { stored: stored as string | null, members, readFrom, readTo };
   }
 
   // Runs the step on the real semaphore and says what came of it, in the model's terms; `retried`:
@@ -367,7 +367,6 @@ class ExpirableRun implements ModelRunner {
   async #perform(
     semaphores: readonly PermitExpirableSemaphore[],
     step: ExpirableStep,
-    at: number,
   ): Promise<{ outcome: StepOutcome; note: string; retried?: number }> {
     if (step.op !== 'inject') return { outcome: await this.#outcomeOf(semaphores, step), note: '' };
     const faults = this.#faults;

@@ -216,7 +216,7 @@ class ModelRun implements ModelRunner {
       this.#backend.command(['HVALS', holds], this.#name),
     ]);
     return {
-      stored: stored === null ? null : String(stored),
+      stored: stored as string | null,
       marked: (marks as unknown[]).reduce<number>((sum, value) => sum + Number(value), 0),
     };
   }
