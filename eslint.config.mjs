@@ -11,7 +11,12 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // The Lua include resolver sits at the root, beside the tsup and vitest configurations
+        // that load it, where no tsconfig.json is.
+        projectService: { allowDefaultProject: ['luaIncludes.mts'], defaultProject: 'tsconfig.base.json' },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

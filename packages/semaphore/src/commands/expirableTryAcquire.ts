@@ -22,6 +22,6 @@ export const expirableTryAcquireCommand = defineCommand<PermitsAttemptInput, Exp
   decode: (reply) => {
     const [flag, score] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (Number(flag) === 1) return { taken: true };
-    return { taken: false, expiresAt: score === undefined || score === null ? undefined : Number(String(score)) };
+    return { taken: false, expiresAt: score === undefined || score === null ? undefined : Number(score) };
   },
 });

@@ -37,5 +37,5 @@ export const announcedKeys = ({ name }: SemaphoreInput): string[] => [name, sema
  * a script's string as a string); nil, a semaphore that has no key, has none.
  */
 export function decodePermits(reply: unknown): number {
-  return reply === null ? 0 : Number(String(reply));
+  return reply === null ? 0 : Number(reply);
 }
