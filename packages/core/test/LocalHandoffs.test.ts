@@ -3,7 +3,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidArgumentError } from '../src/errors/LockError.js';
 import { DEFAULT_LOCAL_HANDOFF, resolveLocalHandoffOptions } from '../src/handoff/LocalHandoffOptions.js';
-import { HandoffReceiver, type ReceivingLock } from '../src/handoff/HandoffReceiver.js';
 import { LocalHandoffs, type Claim, type HandoffStreak, type LocalWaiter } from '../src/handoff/LocalHandoffs.js';
 
 function waiter(): LocalWaiter {
@@ -115,21 +114,6 @@ function claimed(claim: ReturnType<LocalHandoffs['claim']>): Claim {
   if (typeof claim !== 'object') throw new Error(`expected a claim, got ${String(claim)}`);
   return claim;
 }
-
-describe('HandoffReceiver', () => {
-  it('once its wait ended, a late re-enlist (after a pass that came to nothing) leaves it off the list', () => {
-    const handoffs = new LocalHandoffs(DEFAULT_LOCAL_HANDOFF);
-    const lock = { key: 'lock\norders' } as unknown as ReceivingLock<null>;
-    const receiver = new HandoffReceiver(handoffs, lock, 'client:owner', 1_000);
-    receiver.enlist();
-    expect(handoffs.size).toBe(1);
-    receiver.close();
-    // The wait loop re-enlists a waiter whose pass came to nothing; that may settle after the wait.
-    receiver.enlist();
-    expect(handoffs.size).toBe(0);
-    expect(handoffs.claim('lock\norders', undefined)).toBeUndefined();
-  });
-});
 
 describe('localHandoff option', () => {
   it('is on by default, off with false, and takes limits', () => {
