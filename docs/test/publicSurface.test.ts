@@ -20,8 +20,9 @@ const CAPS: Readonly<Record<string, number>> = {
   // `giveBackIfGone`).
   '@deadbolt/core/kit': 91,
   // Issue 34: what an adapter needs beyond the `Executor` type: the listener and command arguments
-  // of that contract, the subscriber router and links, options, `hashSlot` and `checkMethods`.
-  '@deadbolt/core/adapter': 12,
+  // of that contract, the subscriber router and links, options, `hashSlot` and `checkMethods`;
+  // 13 with `DriverLinkStatus`, the type of `DriverLink.status`.
+  '@deadbolt/core/adapter': 13,
   // An adapter: its executor factory and that factory's options, and the driver's types the
   // options name (node-redis's client, cluster, sentinel and pub/sub shapes; GLIDE's client).
   '@deadbolt/adapter-ioredis': 2,

@@ -15,7 +15,7 @@ export type { CommandArguments, ExecutorListener } from './executor/Executor.js'
 // Subscriptions: one connection per node, each channel on the node that owns its slot.
 export { SubscriberRouter, type Topology } from './adapter/SubscriberRouter.js';
 export type { LinkEvents, SubscriberLink } from './adapter/SubscriberLink.js';
-export { DriverLink } from './adapter/DriverLink.js';
+export { DriverLink, type DriverLinkStatus } from './adapter/DriverLink.js';
 export { hashSlot } from './keys/hashSlot.js';
 
 // Options and argument checks.
