@@ -3,8 +3,8 @@ import {
   handOffNotPassed,
   holdMarkersKey,
   lockChannelName,
+  lockCommands,
   requestRecordKey,
-  UNLOCK_MESSAGE,
   type HandOffInput,
   type HandOffReply,
 } from '@deadbolt/core/kit';
@@ -25,17 +25,8 @@ export const fencedHandOff = defineCommand<HandOffInput, HandOffReply<bigint>>({
     requestRecordKey(name, to.hold),
     lockChannelName(name),
   ],
-  args: ({ from, to, lease }, { recordTtl, deadline, publish }) => [
-    from.field,
-    from.hold,
-    to.field,
-    to.hold,
-    lease,
-    recordTtl,
-    deadline,
-    publish,
-    UNLOCK_MESSAGE,
-  ],
+  // The plain lock's hand-off arguments: only the keys (the token counter) differ.
+  args: lockCommands.handOff.args,
   // { token } when passed, as a decimal string (exact beyond 2^53); else nil, 0 or 2 (freed instead).
   decode: (reply) =>
     Array.isArray(reply) ? { status: 'passed', grant: BigInt(String(reply[0])) } : handOffNotPassed(reply),
