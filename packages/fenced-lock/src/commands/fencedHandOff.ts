@@ -26,7 +26,7 @@ export const fencedHandOff = defineCommand<HandOffInput, HandOffReply<bigint>>({
     lockChannelName(name),
   ],
   // The plain lock's hand-off arguments: only the keys (the token counter) differ.
-  args: lockCommands.handOff.args,
+  args: (input, context) => lockCommands.handOff.args(input, context),
   // { token } when passed, as a decimal string (exact beyond 2^53); else nil, 0 or 2 (freed instead).
   decode: (reply) =>
     Array.isArray(reply) ? { status: 'passed', grant: BigInt(String(reply[0])) } : handOffNotPassed(reply),
