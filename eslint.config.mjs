@@ -5,7 +5,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'docs/site/**', '**/results/**', '**/*.d.ts', '**/.vitest-redis/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'docs/site/**',
+      '**/results/**',
+      '**/*.d.ts',
+      '**/.vitest-redis/**',
+      '.nx/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

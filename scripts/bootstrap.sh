@@ -5,7 +5,12 @@
 #                                       redis-cli (Debian's redis-server and redis-tools), and the
 #                                       workspace's dependencies from the frozen lockfile
 #   bash scripts/bootstrap.sh --tests   for `pnpm test`: the same, and Chromium (Debian's chromium),
-#                                       which only the test of the built docs site (docs/test) uses
+#                                       which only the test of the built docs site (docs/test) uses,
+#                                       and libfaketime (Debian's faketime), which the chaos tests'
+#                                       faked client clocks use (reliability/src/chaos)
+#   bash scripts/bootstrap.sh --servers  and builds the other servers the tests can run on
+#                                       (DEADBOLT_SERVER=redis-8.0, valkey-8.1, redis-6.0) from
+#                                       Debian's source packages: scripts/servers/build.sh
 #
 # What is there already is left alone; system packages come from apt-get, through sudo when not
 # root. Safe to run again.
@@ -13,15 +18,19 @@ set -euo pipefail
 
 PNPM_VERSION=10.34.9
 NODE_MAJOR=20
+# The oldest Redis Deadbolt runs on; the client refuses older servers with UnsupportedServerError.
+REDIS_MINIMUM=7.0
 
 usage() {
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 TESTS=false
+SERVERS=false
 for arg in "$@"; do
   case "$arg" in
     --tests) TESTS=true ;;
+    --servers) SERVERS=true ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bootstrap: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -62,13 +71,17 @@ fi
 
 # Debian packages: redis-server and redis-cli for `pnpm demo` and the tests (the harness starts
 # its own servers on free ports); with --tests, chromium for the docs site test, which looks for
-# it where the test does (DEADBOLT_CHROMIUM, else /usr/bin/chromium).
+# it where the test does (DEADBOLT_CHROMIUM, else /usr/bin/chromium), and faketime for the chaos
+# tests' client clocks (they load its library where Debian puts it).
 MISSING=()
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   MISSING+=(redis-server redis-tools)
 fi
 if [ "$TESTS" = true ] && [ ! -x "${DEADBOLT_CHROMIUM:-/usr/bin/chromium}" ]; then
   MISSING+=(chromium)
+fi
+if [ "$TESTS" = true ] && [ ! -e /usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1 ]; then
+  MISSING+=(faketime)
 fi
 if [ ${#MISSING[@]} -gt 0 ]; then
   if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
@@ -81,3 +94,16 @@ if [ ${#MISSING[@]} -gt 0 ]; then
 fi
 
 pnpm install --frozen-lockfile
+
+# A distribution's Redis can be older than Deadbolt needs (Ubuntu 22.04 and Debian 11 ship 6.0.16).
+REDIS_VERSION="$(redis-server --version | sed -n 's/.* v=\([0-9.]*\).*/\1/p')"
+if [ "$(printf '%s\n' "$REDIS_MINIMUM" "$REDIS_VERSION" | sort -V | head -n 1)" != "$REDIS_MINIMUM" ]; then
+  echo "bootstrap: $(command -v redis-server) is Redis $REDIS_VERSION; Deadbolt needs Redis $REDIS_MINIMUM or later." >&2
+  echo "bootstrap: run 'bash scripts/bootstrap.sh --servers' to build Redis 8.0 and Valkey 8.1, then run the" >&2
+  echo "bootstrap: demo and tests with DEADBOLT_SERVER=redis-8.0 (or install Redis $REDIS_MINIMUM+ on PATH)." >&2
+  [ "$SERVERS" = true ] || exit 1
+fi
+
+if [ "$SERVERS" = true ]; then
+  bash scripts/servers/build.sh
+fi

@@ -4,7 +4,8 @@
 //      no release planned;
 //   2. runs `changeset version` in a scratch copy of the repository (the checkout is not touched);
 //   3. packs every publishable package of that copy with `pnpm pack`, as `pnpm publish` would, and
-//      checks each tarball holds its README and its ESM, CommonJS and type entry points;
+//      checks each tarball holds its README, the repository's LICENSE and its ESM, CommonJS and
+//      type entry points, and no relative link in any file (scripts/packing.mts);
 //   4. installs the tarballs, with ioredis, redis and @valkey/valkey-glide from the registry, into a
 //      scratch project;
 //   5. runs an ESM (.mjs) and a CommonJS (.cjs) program there that take and release every lock
@@ -13,24 +14,13 @@
 //      redis-server (REDIS_URL, or one started for the run), and load every package. Kinds that
 //      build on others (a MultiLock of core locks) must see one copy of core per format, or their
 //      `instanceof` checks fail.
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startStandalone } from '@deadbolt/test-harness';
+import { packAll, publishablePackages, readManifest, root, run } from './packing.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
-const execute = promisify(execFile);
-
-interface Manifest {
-  name: string;
-  version: string;
-  private?: boolean;
-  devDependencies?: Record<string, string>;
-}
 
 interface PlannedRelease {
   name: string;
@@ -40,31 +30,6 @@ interface PlannedRelease {
 }
 
 const log = (line: string) => console.log(`release-check: ${line}`);
-
-async function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string> {
-  try {
-    const { stdout } = await execute(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout}${stderr}`, { cause: error });
-  }
-}
-
-const readManifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
-
-function publishablePackages(base: string): { dir: string; manifest: Manifest }[] {
-  return readdirSync(join(base, 'packages'))
-    .map((name) => join(base, 'packages', name))
-    .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => ({ dir, manifest: readManifest(dir) }))
-    .filter(({ manifest }) => !manifest.private);
-}
 
 async function planReleases(work: string, names: readonly string[]): Promise<PlannedRelease[]> {
   const output = join(work, 'changeset-status.json');
@@ -92,21 +57,6 @@ async function versionedCopy(work: string): Promise<string> {
     copy,
   );
   return copy;
-}
-
-async function pack(dir: string, destination: string): Promise<string> {
-  const { name } = readManifest(dir);
-  if (!existsSync(join(dir, 'dist'))) throw new Error(`${name} is not built: run \`pnpm run build\` first`);
-  const packed = JSON.parse(await run('pnpm', ['pack', '--json', '--pack-destination', destination], dir)) as {
-    filename: string;
-    files: { path: string }[];
-  };
-  const files = packed.files.map((file) => file.path);
-  const required = ['README.md', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts'];
-  const absent = required.filter((file) => !files.includes(file));
-  if (absent.length > 0) throw new Error(`the ${name} tarball lacks ${absent.join(', ')}`);
-  log(`packed ${relative(destination, packed.filename)} (${files.length} files)`);
-  return packed.filename;
 }
 
 /** What the programs take and release, as they report it. */
@@ -211,6 +161,7 @@ async function installAndRun(
   const ioredis = readManifest(join(root, 'packages/adapter-ioredis')).devDependencies?.ioredis;
   const redis = readManifest(join(root, 'packages/adapter-node-redis')).devDependencies?.redis;
   const glide = readManifest(join(root, 'packages/adapter-valkey-glide')).devDependencies?.['@valkey/valkey-glide'];
+  const nest = readManifest(join(root, 'packages/nestjs')).devDependencies?.['@nestjs/common'];
   await run(
     'npm',
     [
@@ -222,11 +173,12 @@ async function installAndRun(
       `ioredis@${ioredis}`,
       `redis@${redis}`,
       `@valkey/valkey-glide@${glide}`,
+      `@nestjs/common@${nest}`,
     ],
     app,
   );
   log(
-    `installed ${tarballs.length} tarballs, ioredis@${ioredis}, redis@${redis} and @valkey/valkey-glide@${glide} into a scratch project`,
+    `installed ${tarballs.length} tarballs, ioredis@${ioredis}, redis@${redis}, @valkey/valkey-glide@${glide} and @nestjs/common@${nest} into a scratch project`,
   );
   for (const format of ['esm', 'cjs'] as const) {
     const file = join(app, `check.${format === 'esm' ? 'mjs' : 'cjs'}`);
@@ -244,7 +196,7 @@ async function main(): Promise<void> {
     const copy = await versionedCopy(work);
     const tarballs = join(work, 'tarballs');
     mkdirSync(tarballs);
-    const packed = await Promise.all(publishablePackages(copy).map(({ dir }) => pack(dir, tarballs)));
+    const packed = await packAll(copy, tarballs, log);
     await installAndRun(work, packed, names, process.env.REDIS_URL ?? server?.url ?? '');
     log(`ok: ${names.length} packages version, pack, install and run from ESM and CommonJS`);
   } finally {

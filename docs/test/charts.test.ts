@@ -3,10 +3,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderBarChart, type BarChartSpec } from '../../scripts/charts/barChart.mjs';
-import { benchmarkCharts, headlineChartId, type BenchResultsJson } from '../../scripts/charts/benchmarkCharts.mjs';
+import {
+  advantageChartId,
+  benchmarkCharts,
+  headlineChartId,
+  type BenchResultsJson,
+} from '../../scripts/charts/benchmarkCharts.mjs';
 import { embedCharts } from '../../scripts/charts/embed.mjs';
 import type { ReliabilityResultsJson } from '../../scripts/charts/reliabilityCharts.mjs';
-import { formatNumber } from '../../scripts/charts/svg.mjs';
+import { logScale } from '../../scripts/charts/scale.mjs';
+import { formatNumber, textWidth } from '../../scripts/charts/svg.mjs';
 import { resultsPage } from '../../scripts/results-page.mjs';
 
 // The charts of the results pages (scripts/charts/, drawn by scripts/docs-pages.mts): what one
@@ -25,13 +31,16 @@ const texts = (svg: string, kind: 'label' | 'value') =>
     unescape(match[1] ?? ''),
   );
 const bars = (svg: string) =>
-  [...svg.matchAll(/<rect class="bar" [^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g)].map(
-    (match) => ({
-      width: Number(match[1]),
-      fill: match[2] ?? '',
-      title: unescape(match[3] ?? ''),
-    }),
-  );
+  [
+    ...svg.matchAll(
+      /<rect class="bar" x="([\d.]+)"[^>]*width="([\d.]+)"[^>]*fill="([^"]+)"[^>]*><title>([^<]*)<\/title>/g,
+    ),
+  ].map((match) => ({
+    x: Number(match[1]),
+    width: Number(match[2]),
+    fill: match[3] ?? '',
+    title: unescape(match[4] ?? ''),
+  }));
 const whiskers = (svg: string) =>
   [
     ...svg.matchAll(/<g class="whisker"[^>]*><title>([^<]*)<\/title><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g),
@@ -41,6 +50,8 @@ const whiskers = (svg: string) =>
     to: Number(match[3]),
   }));
 const valueX = (svg: string) => [...svg.matchAll(/<text class="value" x="([\d.]+)"/g)].map((match) => Number(match[1]));
+/** The x of the dashed reference line. */
+const referenceX = (svg: string) => Number(/<line class="reference" x1="([\d.]+)"/.exec(svg)?.[1]);
 const tag = (svg: string, name: 'title' | 'desc') =>
   unescape(new RegExp(`<${name} id="[^"]+">([^<]*)</${name}>`).exec(svg)?.[1] ?? '');
 const images = (markdown: string) =>
@@ -150,6 +161,85 @@ describe('bar chart with spreads', () => {
   });
 });
 
+describe('log scale around 1', () => {
+  it('is symmetric around 1, to a nice bound covering the values, with a few ticks each side as factors', () => {
+    expect(logScale(0.9, 1.1)).toEqual({ bound: 1.25, ticks: [0.8, 1, 1.25] });
+    expect(logScale(0.6, 1.9)).toEqual({ bound: 2, ticks: [0.5, 0.8, 1, 1.25, 2] });
+    // The smallest value decides when it is further from 1: 1 / 0.3 is above 3.
+    expect(logScale(0.3, 1.2)).toEqual({ bound: 5, ticks: [0.2, 0.5, 1, 2, 5] });
+    expect(logScale(0.9, 5.26)).toEqual({ bound: 10, ticks: [0.1, 0.2, 0.5, 1, 2, 5, 10] });
+    expect(logScale(0.9, 150)).toEqual({ bound: 200, ticks: [0.005, 0.02, 0.1, 1, 10, 50, 200] });
+    expect(logScale(1000, 1000)).toEqual({ bound: 1000, ticks: [0.001, 0.01, 0.1, 1, 10, 100, 1000] });
+  });
+
+  it('is 0.8 to 1.25 when nothing is further from 1, or nothing is a ratio (0, infinite)', () => {
+    expect(logScale(1, 1).bound).toBe(1.25);
+    expect(logScale(0, Infinity)).toEqual({ bound: 1.25, ticks: [0.8, 1, 1.25] });
+  });
+});
+
+describe('bar chart on a log axis around 1', () => {
+  const ratios = (groups: BarChartSpec['groups']) =>
+    renderBarChart({
+      id: 'ratios',
+      title: 'Deadbolt × each peer',
+      description: 'Ratios.',
+      series: ['ratio'],
+      groups,
+      axis: 'log',
+      reference: { value: 1, label: '1 = even' },
+    });
+  const svg = ratios([
+    { label: 'ahead', values: [1.6], spreads: [{ min: 1.3, max: 1.9 }] },
+    { label: 'behind, with a long name', values: [0.8], spreads: [{ min: 0.6, max: 0.95 }] },
+    { label: 'level', values: [1.1] },
+  ]);
+  const one = referenceX(svg);
+  const [ahead, behind, level] = bars(svg);
+
+  it('starts every bar at the dashed line at 1: to the right above 1, to the left below', () => {
+    expect(ahead?.x).toBeCloseTo(one, 1);
+    expect(level?.x).toBeCloseTo(one, 1);
+    expect((behind?.x ?? 0) + (behind?.width ?? 0)).toBeCloseTo(one, 1);
+    expect(behind?.x).toBeLessThan(one - 10);
+    // Lengths in proportion to the logs: 1.6, and 0.8 as far from 1 as 1.25.
+    expect((ahead?.width ?? 0) / (behind?.width ?? 1)).toBeCloseTo(Math.log(1.6) / Math.log(1.25), 1);
+    expect(svg).toContain('>1 = even</text>');
+    for (const tick of ['0.5', '0.8', '1', '1.25', '2']) expect(svg).toContain(`>${tick}</text>`);
+  });
+
+  it('draws the whiskers on the same axis and writes each value past its end, on the side it points to', () => {
+    const [up, down] = whiskers(svg);
+    const perLog = (ahead?.width ?? 0) / Math.log(1.6);
+    expect(up?.from ?? 0).toBeCloseTo(one + Math.log(1.3) * perLog, 0);
+    expect(up?.to ?? 0).toBeCloseTo(one + Math.log(1.9) * perLog, 0);
+    expect(down?.from ?? 0).toBeCloseTo(one + Math.log(0.6) * perLog, 0);
+    expect(down?.to ?? 0).toBeCloseTo(one + Math.log(0.95) * perLog, 0);
+    const [aheadX, behindX, levelX] = valueX(svg);
+    expect(aheadX).toBeGreaterThan(up?.to ?? Infinity);
+    expect(levelX).toBeGreaterThan((level?.x ?? Infinity) + (level?.width ?? 0));
+    // Below 1 the value ends left of the whisker, and clear of the group labels (right-aligned).
+    expect(svg).toMatch(/<text class="value" x="[\d.]+" y="[\d.]+" text-anchor="end"[^>]*>0\.8</);
+    expect(behindX).toBeLessThan(down?.from ?? -Infinity);
+    const labelRight = Math.max(...[...svg.matchAll(/<text class="label" x="([\d.]+)"/g)].map((m) => Number(m[1])));
+    expect((behindX ?? 0) - textWidth('0.8', 12)).toBeGreaterThan(labelRight);
+    expect(texts(svg, 'value')).toEqual(['1.6', '0.8', '1.1']);
+  });
+
+  it('keeps a bar near 1 visible beside a huge ratio: lengths go by the log, not the ratio', () => {
+    const [huge, close] = bars(
+      ratios([
+        { label: 'huge', values: [150] },
+        { label: 'close', values: [0.9] },
+      ]),
+    );
+    // On a linear axis from 0 the 0.9 bar would be 0.9 / 150 of the other, about 1:167; here 1:48, to the left.
+    expect((close?.width ?? 0) / (huge?.width ?? 1)).toBeCloseTo(Math.log(1 / 0.9) / Math.log(150), 2);
+    expect(close?.width).toBeGreaterThan(3);
+    expect(close?.x).toBeLessThan(huge?.x ?? -Infinity);
+  });
+});
+
 describe('benchmark charts from results with repetitions', () => {
   const results: BenchResultsJson = {
     scenarios: [
@@ -187,6 +277,99 @@ describe('benchmark charts from results with repetitions', () => {
     // The peer's repetitions agree exactly: no whisker to draw.
     expect(whiskers(svg).map((drawn) => drawn.title)).toEqual(['deadbolt/ioredis: from 4,100 to 4,400']);
     expect(svg).toContain('>Bars: the median of 3 repetitions; whiskers: their spread, smallest to largest.</text>');
+  });
+});
+
+describe('benchmark charts: Deadbolt × each peer', () => {
+  const deadbolt = {
+    contender: 'deadbolt/ioredis',
+    library: 'Deadbolt',
+    driver: 'ioredis',
+    figures: { acquisitionsPerSecond: 1500, waitP99Ms: 10, commandsAt128: 20 },
+  };
+  const results: BenchResultsJson = {
+    scenarios: [
+      {
+        id: 'handoff',
+        title: '3. Handoff',
+        columns: [
+          { key: 'acquisitionsPerSecond', label: 'acquisitions/s' },
+          { key: 'waitP99Ms', label: 'wait p99 (ms)' },
+          { key: 'commandsAt128', label: 'commands at 128' },
+        ],
+        headlines: [
+          { key: 'acquisitionsPerSecond', better: 'higher' },
+          { key: 'waitP99Ms', better: 'lower' },
+          { key: 'commandsAt128', better: 'lower' },
+        ],
+        rows: [
+          deadbolt,
+          {
+            contender: 'slow/ioredis',
+            library: 'slow',
+            driver: 'ioredis',
+            figures: { acquisitionsPerSecond: 10, waitP99Ms: 9 },
+            deadboltAdvantage: {
+              acquisitionsPerSecond: { median: 150, min: 120, max: 160, ratios: [150, 120, 160] },
+              waitP99Ms: { median: 0.9, min: 0.9, max: 0.9, ratios: [0.9, 0.9, 0.9] },
+            },
+          },
+          {
+            contender: 'fast/ioredis',
+            library: 'fast',
+            driver: 'ioredis',
+            figures: { acquisitionsPerSecond: 1900, waitP99Ms: 12 },
+            deadboltAdvantage: {
+              acquisitionsPerSecond: { median: 0.8, min: 0.7, max: 0.95, ratios: [0.8, 0.7, 0.95] },
+              waitP99Ms: { median: 1.2, min: 1.1, max: 1.3, ratios: [1.2, 1.1, 1.3] },
+            },
+          },
+        ],
+      },
+    ],
+  };
+  const charts = benchmarkCharts(results);
+  const chartOf = (key: string) =>
+    charts.find((chart) => chart.file === `${advantageChartId('benchmarks', 'handoff', key)}.svg`);
+
+  it('draws one after the chart of each headline figure that peers are compared on, in its section', () => {
+    expect(charts.map((chart) => chart.file)).toEqual([
+      `${headlineChartId('benchmarks', 'handoff', 'acquisitionsPerSecond')}.svg`,
+      `${advantageChartId('benchmarks', 'handoff', 'acquisitionsPerSecond')}.svg`,
+      `${headlineChartId('benchmarks', 'handoff', 'waitP99Ms')}.svg`,
+      `${advantageChartId('benchmarks', 'handoff', 'waitP99Ms')}.svg`,
+      // No peer has this figure: nothing to compare.
+      `${headlineChartId('benchmarks', 'handoff', 'commandsAt128')}.svg`,
+    ]);
+    expect(charts.map((chart) => chart.section)).toEqual(charts.map(() => '3. Handoff'));
+  });
+
+  it('gives each peer the median ratio as its bar on the log axis, whiskers spanning the repetitions', () => {
+    const svg = chartOf('acquisitionsPerSecond')?.svg ?? '';
+    expect(texts(svg, 'label')).toEqual(['slow/ioredis', 'fast/ioredis']);
+    expect(texts(svg, 'value')).toEqual(['150', '0.8']);
+    const [slow, fast] = bars(svg);
+    const one = referenceX(svg);
+    expect(slow?.x).toBeCloseTo(one, 1);
+    expect((fast?.x ?? 0) + (fast?.width ?? 0)).toBeCloseTo(one, 1);
+    expect(whiskers(svg).map((drawn) => drawn.title)).toEqual([
+      'slow/ioredis: from 120 to 160',
+      'fast/ioredis: from 0.7 to 0.95',
+    ]);
+    expect(svg).toContain(
+      '>above 1: Deadbolt ahead (to the right); median of 3 repetitions, whiskers their spread</text>',
+    );
+    expect(tag(svg, 'title')).toBe('3. Handoff: Deadbolt × each peer, acquisitions/s');
+  });
+
+  it('turns lower-is-better figures already: the peer Deadbolt waits less than is to the right', () => {
+    const svg = chartOf('waitP99Ms')?.svg ?? '';
+    const [slow, fast] = bars(svg);
+    const one = referenceX(svg);
+    expect((slow?.x ?? 0) + (slow?.width ?? 0)).toBeCloseTo(one, 1);
+    expect(fast?.x).toBeCloseTo(one, 1);
+    // The ratios of every repetition agree for slow/ioredis: no whisker.
+    expect(whiskers(svg).map((drawn) => drawn.title)).toEqual(['fast/ioredis: from 1.1 to 1.3']);
   });
 });
 
@@ -297,15 +480,48 @@ describe('the results pages, from the checked-in results', () => {
     }
   });
 
-  it('benchmarks: handoff p50 and p99 side by side, and the floor ratios before the tables', () => {
+  it('benchmarks: Deadbolt × each peer after the chart of each headline figure peers are compared on', () => {
+    const bench = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8')) as BenchResultsJson;
+    const generated = resultsPage(root, 'benchmarks.md');
+    const page = generated.page ?? '';
+    const compared = bench.scenarios.flatMap((scenario) =>
+      (scenario.headlines ?? []).flatMap((headline) => {
+        const peers = scenario.rows.filter((row) => row.deadboltAdvantage?.[headline.key] !== undefined);
+        return peers.length > 0 ? [{ scenario, headline, peers }] : [];
+      }),
+    );
+    expect(compared.length).toBeGreaterThan(3);
+    for (const { scenario, headline, peers } of compared) {
+      const file = `${advantageChartId('benchmarks', scenario.id, headline.key)}.svg`;
+      const own = images(section(page, scenario.title));
+      expect(own.indexOf(file), file).toBe(
+        own.indexOf(`${headlineChartId('benchmarks', scenario.id, headline.key)}.svg`) + 1,
+      );
+      const svg = generated.charts.find((chart) => chart.file === file)?.svg ?? '';
+      const advantages = peers.map((row) => row.deadboltAdvantage?.[headline.key] ?? { median: NaN, min: 0, max: 0 });
+      expect(texts(svg, 'label')).toEqual(peers.map((row) => row.contender));
+      expect(texts(svg, 'value')).toEqual(advantages.map((advantage) => formatNumber(advantage.median)));
+      // Ahead to the right of the line at 1, behind to its left.
+      const one = referenceX(svg);
+      bars(svg).forEach((bar, index) =>
+        expect((advantages[index]?.median ?? 0) < 1 ? bar.x + bar.width : bar.x, `${file} ${bar.title}`).toBeCloseTo(
+          one,
+          1,
+        ),
+      );
+      expect(whiskers(svg)).toHaveLength(advantages.filter((advantage) => advantage.min < advantage.max).length);
+    }
+  });
+
+  it('benchmarks: handoff p50 and p99 side by side, and no chart before the tables', () => {
     const generated = resultsPage(root, 'benchmarks.md');
     const page = generated.page ?? '';
     const handoff = generated.charts.find((chart) => chart.file === 'benchmarks-handoff-8-handoff.svg');
     expect(texts(handoff?.svg ?? '', 'value')[0]).toMatch(/^p50 [\d.]+$/);
     expect(texts(handoff?.svg ?? '', 'value')[1]).toMatch(/^p99 [\d.]+$/);
     expect(images(page)).toContain('benchmarks-handoff-128-wait.svg');
-    expect(images(page)[0]).toBe('benchmarks-floor-ratios.svg');
-    expect(page.indexOf('benchmarks-floor-ratios.svg')).toBeLessThan(page.indexOf('\n## Contenders'));
+    // The floor ratios are in the tables; the one chart mixing their directions is gone (issue 33).
+    expect(images(page.slice(0, page.indexOf('\n## Contenders')))).toEqual([]);
     // Every chart is on the page once, and every image on the page is a chart drawn.
     expect([...images(page)].sort()).toEqual(generated.charts.map((chart) => chart.file).sort());
     for (const chart of generated.charts) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { githubAnchors, relativeLinks } from './markdownLinks.js';
+import { githubAnchors, relativeLinks } from '../../scripts/markdownLinks.mjs';
 
 // Every relative link in the repository's markdown (the README, the guides, the package READMEs
 // and every other page GitHub shows) resolves on GitHub: its target is a file or folder of the
@@ -99,11 +99,19 @@ it('reads the README, the guides and the package READMEs', () => {
     ]),
   );
   expect(markdown.filter((file) => file.startsWith('docs/guides/')).length).toBeGreaterThan(10);
-  // The parser finds links: the README links the guides, the core README links them by ../../docs.
+  // The parser finds links: the README links the guides.
   expect(relativeLinks(readFileSync(join(root, 'README.md'), 'utf8')).length).toBeGreaterThan(2);
-  expect(relativeLinks(readFileSync(join(root, 'packages/core/README.md'), 'utf8')).map((link) => link.path)).toContain(
-    '../../docs/guides/getting-started.md',
+});
+
+it("the published packages' READMEs link nothing relative: a tarball holds none of what such a link points to", () => {
+  const isPublished = (file: string) =>
+    !(JSON.parse(readFileSync(join(root, dirname(file), 'package.json'), 'utf8')) as { private?: boolean }).private;
+  const packageReadmes = markdown.filter((file) => /^packages\/[^/]+\/README\.md$/.test(file) && isPublished(file));
+  expect(packageReadmes).toContain('packages/core/README.md');
+  const links = packageReadmes.flatMap((file) =>
+    relativeLinks(readFileSync(join(root, file), 'utf8')).map(({ line, target }) => `${file}:${line}: ${target}`),
   );
+  expect(links).toEqual([]);
 });
 
 it('every relative link in the repository markdown resolves in the repository', () => {

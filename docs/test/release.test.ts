@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The release flow of scripts/release-check.mts, end to end: changesets plan and version every
 // publishable package, each is packed, the tarballs install into a scratch project, and programs
-// there use them from ESM and CommonJS through both adapters.
+// there use them from ESM and CommonJS through each of the three adapters.
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,7 +29,7 @@ it('every package versions, packs, installs from its tarball and works from ESM 
     },
   );
   for (const format of ['esm', 'cjs']) {
-    for (const adapter of ['ioredis', 'node-redis']) {
+    for (const adapter of ['ioredis', 'node-redis', 'valkey-glide']) {
       expect(stdout).toContain(
         `${format} ${adapter}: Lock, FairLock, read lock, FencedLock, MultiLock and RedLock taken and released\n`,
       );

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,4 +178,17 @@ it("typedoc's search finds FairLock and leads to its page", async () => {
   await page.goto(new URL((await result.getAttribute('href')) ?? '', page.url()).href);
   expect(await page.locator('h1').textContent()).toContain('FairLock');
   await page.close();
+});
+
+it("LockClient's page shows its listener methods with the client's events, not as Node's hidden ones", () => {
+  // typedoc's default filters hide members inherited from outside the project (EventEmitter's).
+  const page = readFileSync(join(out, 'classes/_deadbolt_core.index.LockClient.html'), 'utf8');
+  for (const method of ['on', 'once', 'off']) {
+    const member = new RegExp(
+      `<section class="([^"]*)">\\s*<h3 class="tsd-anchor-link"[^>]*id="${method}"[\\s\\S]*?</section>`,
+    ).exec(page);
+    expect(member?.[1], method).toMatch(/^tsd-panel tsd-member\b/);
+    expect(member?.[1], method).not.toContain('tsd-is-external');
+    expect(member?.[0], method).toContain('LockClientEvents');
+  }
 });

@@ -37,12 +37,12 @@ const ACQUIRE = `
 --          remaining TTL in milliseconds (-1 when it has no expiry; 0 for a copy of an attempt
 --          whose hold is gone, when nobody holds the lock). Raises DEADBOLT_LATE past the
 --          deadline.
-local state = hold_state(KEYS[1], KEYS[2], KEYS[3], ARGV[4], ARGV[2], ARGV[3])
+local state, ttl = hold_state(KEYS[1], KEYS[2], KEYS[3], ARGV[4], ARGV[2], ARGV[3])
 if state == 'counted' then
   return nil
 end
 if state == 'other' or state == 'gone' then
-  return retry_ttl(KEYS[1])
+  return retry_ttl(ttl)
 end
 add_hold(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[1]))
 if state == 'free' then

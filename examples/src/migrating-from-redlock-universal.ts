@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { LockClient, LockNotHeldError, LockWaitTimeoutError } from '@deadbolt/core';
+import { LockClient, LockLostError, LockWaitTimeoutError } from '@deadbolt/core';
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { RedLock } from '@deadbolt/redlock';
@@ -52,7 +52,7 @@ console.log('acquire and release: done');
 // A fixed ttl, as createLock({ ..., ttl: 30000 }), and lock.extend(handle, 10000).
 const leased = await lock.acquire({ leaseTime: 30_000 });
 try {
-  await leased.extend(10_000); // throws LockNotHeldError where extend() resolved false
+  await leased.extend(10_000); // throws LockLostError where extend() resolved false
   console.log(`extend: expires within 10 s: ${((await lock.remainingTtl()) ?? Infinity) <= 10_000}`);
 } finally {
   await leased.release();
@@ -64,7 +64,7 @@ await sleep(200);
 try {
   await brief.release();
 } catch (error) {
-  if (!(error instanceof LockNotHeldError)) throw error;
+  if (!(error instanceof LockLostError)) throw error;
   console.log(`release after the lease ended: ${error.name}`);
 }
 

@@ -5,7 +5,8 @@
 //
 //   REDIS_URL=redis://localhost:6379 npx tsx opentelemetry.ts
 import { Redis } from 'ioredis';
-import { metrics, trace } from '@opentelemetry/api';
+import { context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -21,7 +22,11 @@ const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULAT
 const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
 metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 const spanExporter = new InMemorySpanExporter();
-trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] }));
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
+trace.setGlobalTracerProvider(tracerProvider);
+// The active span follows async calls (the Node SDK registers this context manager for you).
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const tracer = trace.getTracer('billing');
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://localhost:6379');
 const locks = new LockClient(ioredisExecutor(redis));
@@ -32,14 +37,20 @@ locks.on('waitEnded', ({ name, owner, outcome }) => {
   if (outcome !== 'taken') console.log(`${owner} did not get ${name}: ${outcome}`);
 });
 
-await locks.lock('invoices:2026-11').withLock(async () => {
-  // Another job finds the lock held and does not wait: an acquisition that timed out.
-  const attempt = await locks.lock('invoices:2026-11').tryAcquire({ owner: 'another-job' });
-  console.log(`another job's tryAcquire: ${attempt === null ? 'null' : 'acquired'}`);
-});
+await locks.lock('invoices:2026-11').withLock((signal, held) =>
+  // Opt-in: the hold's span is the active one, so the spans of the work done under the lock are its children.
+  telemetry.inHoldSpan(held, () =>
+    tracer.startActiveSpan('send invoices', async (span) => {
+      // Another job finds the lock held and does not wait: an acquisition that timed out.
+      const attempt = await locks.lock('invoices:2026-11').tryAcquire({ owner: 'another-job' });
+      console.log(`another job's tryAcquire: ${attempt === null ? 'null' : 'acquired'}`);
+      span.end();
+    }),
+  ),
+);
 
-telemetry.stop();
 await reader.forceFlush();
+telemetry.stop();
 for (const metric of metricExporter
   .getMetrics()
   .flatMap((resource) => resource.scopeMetrics)
@@ -49,8 +60,11 @@ for (const metric of metricExporter
     console.log(`${metric.descriptor.name} (${metric.descriptor.unit}) ${JSON.stringify(point.attributes)}: ${value}`);
   }
 }
-for (const span of spanExporter.getFinishedSpans()) {
-  console.log(`span ${span.name} ${JSON.stringify(span.attributes)}, ${span.links.length} link(s)`);
+const spans = spanExporter.getFinishedSpans();
+for (const span of spans) {
+  const parent = spans.find((other) => other.spanContext().spanId === span.parentSpanContext?.spanId);
+  const inside = parent ? `, in ${parent.name}` : '';
+  console.log(`span ${span.name} ${JSON.stringify(span.attributes)}, ${span.links.length} link(s)${inside}`);
 }
 
 await locks.close();

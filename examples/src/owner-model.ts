@@ -3,7 +3,7 @@
 //   REDIS_URL=redis://localhost:6379 npx tsx owner-model.ts
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { LockClient, LockNotHeldError } from '@deadbolt/core';
+import { LockClient, LockLostError, LockNotHeldError } from '@deadbolt/core';
 import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://localhost:6379');
@@ -44,9 +44,13 @@ await sleep(300); // the lease ran out; someone else may hold the lock by now
 try {
   await leased.release();
 } catch (error) {
-  if (!(error instanceof LockNotHeldError)) throw error;
+  if (!(error instanceof LockLostError)) throw error;
   console.log(`release after the lease ended: ${error.name}`);
 }
+await leased.release().catch((error: unknown) => {
+  if (!(error instanceof LockNotHeldError)) throw error;
+  console.log(`released again: ${error.name}`);
+});
 
 await locks.close();
 await redis.quit();

@@ -1,8 +1,8 @@
 // A holder process killed (SIGKILL) or frozen past its lease (SIGSTOP), for a lock of every kind
 // in every role at once, on both adapters, standalone and cluster. Waiters in the test process
 // wait in each kind's exclusive role (a read hold is waited on by a writer).
-import { BACKENDS, useBackendContext } from '@deadbolt/conformance';
-import { LockLostError, LockNotHeldError } from '@deadbolt/core';
+import { BACKENDS, eventually, useBackendContext } from '@deadbolt/conformance';
+import { LockLostError } from '@deadbolt/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultLog } from '../src/faults/FaultLog.js';
 import { earliestEnds, startHolder, waitOnEach, type Waiter } from '../src/holder/holderRun.js';
@@ -61,7 +61,8 @@ describe.each(BACKENDS)('holder process faults on $adapter/$topology', ({ adapte
     const held = await expectTakenAfterLease(waiters, await earliestEnds(waiters));
     await Promise.all(held.map((hold) => hold.release()));
     recordFigures(import.meta.url, ctx.backend().name, { faults: faults.counts, operations: held.length });
-    expect(await ctx.backend().pubsubChannels()).toEqual([]);
+    // A subscription lingers a moment after its last waiter (see ChannelHub), then goes.
+    expect(await eventually(async () => (await ctx.backend().pubsubChannels()).length === 0)).toBe(true);
   });
 
   it('SIGSTOP past the lease: another process takes each lock; on resume the old holder learns it lost it', async () => {
@@ -88,7 +89,7 @@ describe.each(BACKENDS)('holder process faults on $adapter/$topology', ({ adapte
     await holder.worker.finished();
     const fenced = waiters.map(({ subject }) => (subject.kind.token === undefined ? null : 'rejected'));
     expect(checked.holds.map(({ abortedWith }) => abortedWith)).toEqual(waiters.map(() => LockLostError.name));
-    expect(checked.holds.map(({ release }) => release)).toEqual(waiters.map(() => LockNotHeldError.name));
+    expect(checked.holds.map(({ release }) => release)).toEqual(waiters.map(() => LockLostError.name));
     expect(checked.holds.map(({ fencedWrite }) => fencedWrite)).toEqual(fenced);
     // The old holder's renewal, on resume, did not take any lock back.
     for (const [index, { lock }] of waiters.entries()) expect(await lock.isHeldBy(held[index]!.owner)).toBe(true);

@@ -269,6 +269,28 @@ describe('the semaphore model after a step of unknown outcome', () => {
 });
 
 describe('the PermitExpirableSemaphore model', () => {
+  it('ends the grant of an acquisition of unknown outcome when its late give-back lands', () => {
+    const model = new ExpirableModel();
+    model.apply({ op: 'trySetPermits', client: 0, permits: 4 }, 0);
+    model.orphan(['a', 'b'], false, 1);
+    model.giveBack(['a', 'b'], 5);
+    expect(model.grants.map(({ start, end }) => [start, end])).toEqual([
+      [1, 5],
+      [1, 5],
+    ]);
+    expect(model.apply({ op: 'tryAcquire', client: 1, permits: 4, lease: 'long' }, 6)).toBe('held:4');
+  });
+
+  it('frees a permit once when a release of unknown outcome lands late, and ends its grant then', () => {
+    const model = new ExpirableModel();
+    model.apply({ op: 'trySetPermits', client: 0, permits: 2 }, 0);
+    expect(model.apply({ op: 'tryAcquire', client: 0, permits: 1, lease: 'long' }, 1)).toBe('held:1');
+    model.releaseLate(0, 4);
+    model.releaseLate(0, 6);
+    expect(model.available).toBe(2);
+    expect(model.grants.map(({ start, end }) => [start, end])).toEqual([[1, 4]]);
+  });
+
   const ids = ['00112233445566778899aabbccddeeff', 'ff00ff00ff00ff00ff00ff00ff00ff00'];
   const expectedOf = (model: ExpirableModel, outcome: string) => ({
     outcome,
@@ -297,8 +319,8 @@ describe('the PermitExpirableSemaphore model', () => {
     model.apply({ op: 'addPermits', client: 0, permits: 0 }, 5);
     expect(model.available).toBe(0);
     expect(model.apply({ op: 'availablePermits', client: 0 }, 6)).toBe('value:1');
-    // The expired acquisition's release gives nothing back; a re-release by id says false.
-    expect(model.apply({ op: 'releaseHeld', pick: 0 }, 7)).toBe('error:LockNotHeldError');
+    // The expired acquisition's release gives nothing back and rejects with the loss; a re-release by id says false.
+    expect(model.apply({ op: 'releaseHeld', pick: 0 }, 7)).toBe('error:LockLostError');
     expect(model.apply({ op: 'releaseId', client: 0, pick: 1 }, 8)).toBe('true');
     expect(model.apply({ op: 'releaseId', client: 1, pick: 1 }, 9)).toBe('false');
     expect(model.grants.map(({ start, end }) => [start, end])).toEqual([

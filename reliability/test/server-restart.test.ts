@@ -3,7 +3,7 @@
 // empty, holders learn they lost them. Either way waiters recover without hanging, every error is
 // typed, nothing is rejected unhandled, and no renewal, wait or subscription is left behind.
 import { eventually, useBackendContext, type BackendContext } from '@deadbolt/conformance';
-import { LockLostError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
+import { LockLostError, RedisUnavailableError } from '@deadbolt/core';
 import { sleep } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { useNoUnhandledRejections } from '../src/checks/unhandledRejections.js';
@@ -74,7 +74,7 @@ describe.each(backendsOn('standalone'))('server restart on $adapter/standalone',
         ).toBe(true);
         expect(held.signal.reason).toBeInstanceOf(LockLostError);
       }
-      expect(await contention.releaseHolds()).toEqual(contention.holds.map(() => LockNotHeldError.name));
+      expect(await contention.releaseHolds()).toEqual(contention.holds.map(() => LockLostError.name));
       await finish(ctx, contention, outcomes, 'redis restart empty');
     });
   });

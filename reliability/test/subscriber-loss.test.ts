@@ -2,7 +2,7 @@
 // cluster: the waiters' subscriber connections killed (CLIENT KILL) while many wait, and a lock
 // that ends by its lease, which publishes nothing. Waiters must get the locks all the same.
 import { BACKENDS, useBackendContext } from '@deadbolt/conformance';
-import { LockNotHeldError } from '@deadbolt/core';
+import { LockLostError } from '@deadbolt/core';
 import { DEFAULT_SUBSCRIBER_NAME } from '@deadbolt/core/adapter';
 import { sleep } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ describe.each(BACKENDS)('lost wake-ups on $adapter/$topology', ({ adapter, topol
           .map((outcome) => outcome.interval?.start ?? Infinity),
       );
       expect(first - requested, `${subject.label} taken before the lease ended`).toBeGreaterThanOrEqual(leaseTime - 5);
-      await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+      await expect(held.release()).rejects.toBeInstanceOf(LockLostError);
     }
     await finish(contention, outcomes, faults);
   });

@@ -1,10 +1,11 @@
 // A horizontal bar chart as a standalone SVG: one group of bars per label (one bar per series),
-// on a linear scale from 0, each bar's value written at its end (past the whisker of its spread,
-// where it has one: a median of repetitions, the whisker spanning their smallest to largest).
+// on a linear axis from 0 or a log axis around 1 (see barAxis.mts), each bar's value written past
+// its end (past the whisker of its spread, where it has one: a median of repetitions, the whisker
+// spanning their smallest to largest), on the side the bar points to.
 // Meaning never rests on colour alone: every bar has its group's label beside it and its value
 // (with the series' name when there are several) at its end, and highlighted groups (Deadbolt's
 // rows) are hatched and bold.
-import { linearScale } from './scale.mjs';
+import { linearAxis, logAxis, pointsLeft, type BarAxis } from './barAxis.mjs';
 import { coordinate as c, escapeXml, formatNumber, svgDocument, textWidth } from './svg.mjs';
 
 /** How far a value varied over repeated measurements: drawn as a whisker across its bar's end. */
@@ -37,7 +38,12 @@ export interface BarChartSpec {
   readonly groups: readonly BarGroup[];
   /** What highlighted groups are, for the legend (e.g. "Deadbolt"). */
   readonly highlightName?: string;
-  /** A dashed vertical line at a value, labelled (e.g. 1 = the floor). */
+  /**
+   * The value axis: linear from 0 (the default), or log, symmetric around 1, for ratios: bars start
+   * at 1 and go right for values above it, left for values below.
+   */
+  readonly axis?: 'linear' | 'log';
+  /** A dashed vertical line at a value, labelled (e.g. 1 = even); at the bars' origin, it is drawn instead of the axis line. */
   readonly reference?: { readonly value: number; readonly label: string };
 }
 
@@ -96,47 +102,102 @@ function whisker(spread: Spread, name: string, xOf: (value: number) => number, m
   ].join('');
 }
 
-/** The SVG of a horizontal bar chart. */
-export function renderBarChart(spec: BarChartSpec): string {
-  const seriesCount = Math.max(1, spec.series.length);
-  const highlighted = spec.groups.some((group) => group.highlight === true);
+/** One entry of the legend: a series' colour, or the hatching of highlighted bars. */
+interface LegendItem {
+  readonly text: string;
+  readonly series: number;
+  readonly hatched: boolean;
+}
 
-  // Legend: the series (when several) and the highlighted kind of bar.
-  const legend: { readonly text: string; readonly series: number; readonly hatched: boolean }[] = [
+/** The legend: the series (when several) and the highlighted kind of bar. */
+function legendOf(spec: BarChartSpec): LegendItem[] {
+  const highlighted = spec.groups.some((group) => group.highlight === true);
+  return [
     ...(spec.series.length > 1 ? spec.series.map((name, series) => ({ text: name, series, hatched: false })) : []),
     ...(highlighted && spec.highlightName !== undefined
       ? [{ text: `${spec.highlightName}: hatched, label in bold`, series: 0, hatched: true }]
       : []),
   ];
+}
 
-  // Widths: labels on the left, the plot, values on the right.
+const legendWidth = (legend: readonly LegendItem[]) =>
+  legend.reduce((sum, item) => sum + SWATCH + 6 + textWidth(item.text, FONT) + 18, 0);
+
+/** The chart's axis, covering every value, whisker end and the reference. */
+function axisOf(spec: BarChartSpec): BarAxis {
+  const drawn = spec.groups.flatMap((group) => [
+    ...group.values,
+    ...(group.spreads ?? []).flatMap((spread) => [spread?.min, spread?.max]),
+  ]);
+  const values = [
+    ...(spec.reference === undefined ? [] : [spec.reference.value]),
+    ...drawn.filter((value): value is number => value !== undefined),
+  ];
+  return spec.axis === 'log' ? logAxis(values) : linearAxis(values);
+}
+
+/** The widest value text written left of its bar, and the widest written right (a missing figure's: at the origin, right). */
+function valueWidths(spec: BarChartSpec, axis: BarAxis): { left: number; right: number } {
+  const widths = { left: 0, right: 0 };
+  for (const group of spec.groups) {
+    for (let series = 0; series < Math.max(1, spec.series.length); series++) {
+      const value = group.values[series];
+      const side = value !== undefined && pointsLeft(axis, value) ? 'left' : 'right';
+      widths[side] = Math.max(widths[side], textWidth(valueText(spec, series, value), FONT, group.highlight));
+    }
+  }
+  return widths;
+}
+
+/** Where everything goes. */
+interface Layout {
+  readonly width: number;
+  readonly height: number;
+  /** Where the group labels end: they are right-aligned. */
+  readonly labelRight: number;
+  readonly plotTop: number;
+  readonly plotBottom: number;
+  readonly groupHeight: number;
+  readonly groupGap: number;
+  /** The x of a value on the axis. */
+  readonly xOf: (value: number) => number;
+}
+
+/** Widths: labels on the left, values written left of their bars, the plot, values on the right; heights: the header, the reference label, the groups, the tick labels. */
+function layoutOf(spec: BarChartSpec, axis: BarAxis, legend: readonly LegendItem[], headerBottom: number): Layout {
+  const seriesCount = Math.max(1, spec.series.length);
   const labelWidth = Math.max(0, ...spec.groups.map((group) => textWidth(group.label, FONT, group.highlight)));
-  const valueWidth = Math.max(
-    0,
-    ...spec.groups.flatMap((group) =>
-      Array.from({ length: seriesCount }, (_, series) =>
-        textWidth(valueText(spec, series, group.values[series]), FONT, group.highlight),
-      ),
-    ),
-  );
+  const values = valueWidths(spec, axis);
+  const left = values.left > 0 ? values.left + 6 : 0;
   const headerWidth = Math.max(
     textWidth(spec.title, TITLE_FONT, true),
     ...(spec.subtitle ?? []).map((line) => textWidth(line, FONT)),
   );
-  const legendWidth = legend.reduce((sum, item) => sum + SWATCH + 6 + textWidth(item.text, FONT) + 18, 0);
-  const fixed = PAD + labelWidth + 10 + 6 + valueWidth + PAD;
-  const plotWidth = Math.max(MIN_PLOT, headerWidth + 2 * PAD - fixed, legendWidth + 2 * PAD - fixed);
-  const width = Math.ceil(fixed + plotWidth);
-  const plotX = PAD + labelWidth + 10;
+  const fixed = PAD + labelWidth + 10 + left + 6 + values.right + PAD;
+  const plotWidth = Math.max(MIN_PLOT, headerWidth + 2 * PAD - fixed, legendWidth(legend) + 2 * PAD - fixed);
+  const plotX = PAD + labelWidth + 10 + left;
+  const plotTop = headerBottom + (spec.reference === undefined ? 0 : LINE) + 14;
+  const groupHeight = seriesCount * BAR + (seriesCount - 1) * BAR_GAP;
+  const groupGap = seriesCount > 1 ? 12 : 6;
+  const plotBottom = plotTop + spec.groups.length * groupHeight + Math.max(0, spec.groups.length - 1) * groupGap;
+  return {
+    width: Math.ceil(fixed + plotWidth),
+    height: Math.ceil(plotBottom + LINE + PAD),
+    labelRight: PAD + labelWidth,
+    plotTop,
+    plotBottom,
+    groupHeight,
+    groupGap,
+    xOf: (value) => plotX + axis.position(value) * plotWidth,
+  };
+}
 
-  // Heights: title, subtitle lines, legend, reference label, then the groups and the tick labels.
+/** The title, the subtitle lines and the legend, and the y of the last. */
+function drawHeader(spec: BarChartSpec, legend: readonly LegendItem[]): { body: string[]; bottom: number } {
   let y = PAD + TITLE_FONT;
-  const body: string[] = [];
-  const defs: string[] = [];
-  body.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  body.push(
+  const body = [
     `<text x="${PAD}" y="${c(y)}" font-size="${TITLE_FONT}" font-weight="bold" fill="${TEXT}">${escapeXml(spec.title)}</text>`,
-  );
+  ];
   for (const line of spec.subtitle ?? []) {
     y += LINE;
     body.push(`<text x="${PAD}" y="${c(y)}" fill="${MUTED}">${escapeXml(line)}</text>`);
@@ -155,97 +216,113 @@ export function renderBarChart(spec: BarChartSpec): string {
       x += textWidth(item.text, FONT) + 18;
     }
   }
-  if (spec.reference !== undefined) y += LINE;
-  const plotTop = y + 14;
-  const groupHeight = seriesCount * BAR + (seriesCount - 1) * BAR_GAP;
-  const groupGap = seriesCount > 1 ? 12 : 6;
-  const plotBottom = plotTop + spec.groups.length * groupHeight + Math.max(0, spec.groups.length - 1) * groupGap;
-  const height = Math.ceil(plotBottom + LINE + PAD);
+  return { body, bottom: y };
+}
 
-  const drawn = spec.groups.flatMap((group) => [
-    ...group.values,
-    ...(group.spreads ?? []).map((spread) => spread?.max),
-  ]);
-  const largest = Math.max(
-    0,
-    spec.reference?.value ?? 0,
-    ...drawn.filter((value): value is number => value !== undefined),
-  );
-  const scale = linearScale(largest);
-  const xOf = (value: number) => plotX + (Math.max(0, value) / scale.max) * plotWidth;
-
-  // Grid and tick labels.
-  for (const tick of scale.ticks) {
-    const x = c(xOf(tick));
-    body.push(`<line x1="${x}" y1="${c(plotTop - 4)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${GRID}"/>`);
-    body.push(
-      `<text x="${x}" y="${c(plotBottom + LINE)}" text-anchor="middle" fill="${MUTED}">${escapeXml(formatNumber(tick))}</text>`,
-    );
-  }
-
-  // Hatches for highlighted bars, one per series colour.
-  if (highlighted) {
-    for (let series = 0; series < seriesCount; series++) {
-      const { light, strong } = colours(series);
-      defs.push(
-        `<pattern id="${spec.id}-hatch-${series}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">`,
-        `<rect width="6" height="6" fill="${strong}"/>`,
-        `<line x1="0" y1="0" x2="0" y2="6" stroke="${light}" stroke-width="3"/>`,
-        `</pattern>`,
-      );
-    }
-  }
-
-  // The bars.
-  spec.groups.forEach((group, index) => {
-    const top = plotTop + index * (groupHeight + groupGap);
-    const weight = group.highlight === true ? ' font-weight="bold"' : '';
-    body.push(
-      `<text class="label" x="${c(plotX - 10)}" y="${c(top + groupHeight / 2)}" text-anchor="end" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(group.label)}</text>`,
-    );
-    for (let series = 0; series < seriesCount; series++) {
-      const value = group.values[series];
-      const barTop = top + series * (BAR + BAR_GAP);
-      const { light, strong } = colours(series);
-      let end = plotX;
-      if (value !== undefined) {
-        end = xOf(value);
-        const fill = group.highlight === true ? `url(#${spec.id}-hatch-${series})` : light;
-        const name = spec.series.length > 1 ? `${group.label}, ${spec.series[series] ?? ''}` : group.label;
-        body.push(
-          `<rect class="bar" x="${c(plotX)}" y="${c(barTop)}" width="${c(end - plotX)}" height="${BAR}" fill="${fill}" stroke="${strong}"><title>${escapeXml(`${name}: ${formatNumber(value)}`)}</title></rect>`,
-        );
-        const spread = group.spreads?.[series];
-        if (spread !== undefined) {
-          body.push(whisker(spread, name, xOf, barTop + BAR / 2));
-          // The value is written past the whisker, not over it.
-          end = Math.max(end, xOf(spread.max));
-        }
-      }
-      body.push(
-        `<text class="value" x="${c(end + 6)}" y="${c(barTop + BAR / 2)}" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(valueText(spec, series, value))}</text>`,
-      );
-    }
+/** Grid lines and tick labels. */
+function drawGrid(axis: BarAxis, layout: Layout): string[] {
+  return axis.ticks.flatMap((tick) => {
+    const x = c(layout.xOf(tick));
+    return [
+      `<line x1="${x}" y1="${c(layout.plotTop - 4)}" x2="${x}" y2="${c(layout.plotBottom + 4)}" stroke="${GRID}"/>`,
+      `<text x="${x}" y="${c(layout.plotBottom + LINE)}" text-anchor="middle" fill="${MUTED}">${escapeXml(formatNumber(tick))}</text>`,
+    ];
   });
+}
 
-  // The axis, and the reference line over the bars.
-  body.push(
-    `<line x1="${c(plotX)}" y1="${c(plotTop - 4)}" x2="${c(plotX)}" y2="${c(plotBottom + 4)}" stroke="${MUTED}"/>`,
-  );
-  if (spec.reference !== undefined) {
-    const x = c(xOf(spec.reference.value));
+/** Hatches for highlighted bars, one per series colour. */
+function hatches(spec: BarChartSpec): string[] {
+  if (!spec.groups.some((group) => group.highlight === true)) return [];
+  return Array.from({ length: Math.max(1, spec.series.length) }, (_, series) => {
+    const { light, strong } = colours(series);
+    return [
+      `<pattern id="${spec.id}-hatch-${series}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">`,
+      `<rect width="6" height="6" fill="${strong}"/>`,
+      `<line x1="0" y1="0" x2="0" y2="6" stroke="${light}" stroke-width="3"/>`,
+      `</pattern>`,
+    ];
+  }).flat();
+}
+
+/** One bar from the origin, its whisker, and its value past both, on the side the bar points to. */
+function drawBar(spec: BarChartSpec, axis: BarAxis, layout: Layout, group: BarGroup, series: number, top: number) {
+  const value = group.values[series];
+  const middle = top + BAR / 2;
+  const weight = group.highlight === true ? ' font-weight="bold"' : '';
+  const origin = layout.xOf(axis.origin);
+  const left = value !== undefined && pointsLeft(axis, value);
+  const body: string[] = [];
+  let end = origin;
+  if (value !== undefined) {
+    end = layout.xOf(value);
+    const { light, strong } = colours(series);
+    const fill = group.highlight === true ? `url(#${spec.id}-hatch-${series})` : light;
+    const name = spec.series.length > 1 ? `${group.label}, ${spec.series[series] ?? ''}` : group.label;
     body.push(
-      `<line class="reference" x1="${x}" y1="${c(plotTop - 6)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${TEXT}" stroke-width="1.5" stroke-dasharray="5 3"/>`,
+      `<rect class="bar" x="${c(Math.min(origin, end))}" y="${c(top)}" width="${c(Math.abs(end - origin))}" height="${BAR}" fill="${fill}" stroke="${strong}"><title>${escapeXml(`${name}: ${formatNumber(value)}`)}</title></rect>`,
     );
-    body.push(
+    const spread = group.spreads?.[series];
+    if (spread !== undefined) {
+      body.push(whisker(spread, name, layout.xOf, middle));
+      // The value is written past the whisker, not over it.
+      end = left ? Math.min(end, layout.xOf(spread.min)) : Math.max(end, layout.xOf(spread.max));
+    }
+  }
+  const at = left ? `x="${c(end - 6)}" y="${c(middle)}" text-anchor="end"` : `x="${c(end + 6)}" y="${c(middle)}"`;
+  body.push(
+    `<text class="value" ${at} dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(valueText(spec, series, value))}</text>`,
+  );
+  return body;
+}
+
+/** A group's label and its bars. */
+function drawGroup(spec: BarChartSpec, axis: BarAxis, layout: Layout, group: BarGroup, index: number): string[] {
+  const top = layout.plotTop + index * (layout.groupHeight + layout.groupGap);
+  const weight = group.highlight === true ? ' font-weight="bold"' : '';
+  return [
+    `<text class="label" x="${c(layout.labelRight)}" y="${c(top + layout.groupHeight / 2)}" text-anchor="end" dominant-baseline="central" fill="${TEXT}"${weight}>${escapeXml(group.label)}</text>`,
+    ...Array.from({ length: Math.max(1, spec.series.length) }, (_, series) =>
+      drawBar(spec, axis, layout, group, series, top + series * (BAR + BAR_GAP)),
+    ).flat(),
+  ];
+}
+
+/** The axis line where the bars start, and the reference line over the bars (instead of the axis line, dashed, where they meet). */
+function drawAxisLines(spec: BarChartSpec, axis: BarAxis, layout: Layout): string[] {
+  const { plotTop, plotBottom } = layout;
+  const lines: string[] = [];
+  if (spec.reference?.value !== axis.origin) {
+    const x = c(layout.xOf(axis.origin));
+    lines.push(`<line x1="${x}" y1="${c(plotTop - 4)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${MUTED}"/>`);
+  }
+  if (spec.reference !== undefined) {
+    const x = c(layout.xOf(spec.reference.value));
+    lines.push(
+      `<line class="reference" x1="${x}" y1="${c(plotTop - 6)}" x2="${x}" y2="${c(plotBottom + 4)}" stroke="${TEXT}" stroke-width="1.5" stroke-dasharray="5 3"/>`,
       `<text x="${x}" y="${c(plotTop - 10)}" text-anchor="middle" fill="${TEXT}">${escapeXml(spec.reference.label)}</text>`,
     );
   }
+  return lines;
+}
 
+/** The SVG of a horizontal bar chart. */
+export function renderBarChart(spec: BarChartSpec): string {
+  const legend = legendOf(spec);
+  const axis = axisOf(spec);
+  const header = drawHeader(spec, legend);
+  const layout = layoutOf(spec, axis, legend, header.bottom);
+  const defs = hatches(spec);
+  const body = [
+    `<rect width="100%" height="100%" fill="#ffffff"/>`,
+    ...header.body,
+    ...drawGrid(axis, layout),
+    ...spec.groups.flatMap((group, index) => drawGroup(spec, axis, layout, group, index)),
+    ...drawAxisLines(spec, axis, layout),
+  ];
   return svgDocument({
     id: spec.id,
-    width,
-    height,
+    width: layout.width,
+    height: layout.height,
     title: spec.title,
     description: `${spec.description} ${listing(spec)}`,
     body: defs.length > 0 ? [`<defs>`, ...defs, `</defs>`, ...body] : body,

@@ -1,8 +1,10 @@
 // The charts of the benchmarks page, from bench/results/latest.json: every number in them is a
-// figure of that file. Per scenario, every contender's figure for each of its headline figures;
-// per contended handoff scenario, the handoff and wait p50 and p99 side by side; and one chart of
-// Deadbolt's figures relative to each scenario's floor. A headline figure that ran several times
-// (issue 16) is the median of its repetitions: its bar, with their spread as a whisker.
+// figure of that file. Per scenario, every contender's figure for each of its headline figures,
+// each followed by Deadbolt's against each peer's on it, as ratios on a log axis around 1 (issue
+// 33: ratios where higher is better and where lower is better, on one linear axis, let the largest
+// hide the rest); and per contended handoff scenario, the handoff and wait p50 and p99 side by side.
+// A headline figure that ran several times (issue 16) is the median of its repetitions: its bar,
+// with their spread as a whisker.
 import { renderBarChart, type Spread } from './barChart.mjs';
 import { slug, type Chart } from './chart.mjs';
 
@@ -20,8 +22,21 @@ export interface BenchResultsJson {
       readonly figures: Readonly<Record<string, number>>;
       /** A headline figure's value in each repetition; absent in results from before repetitions. */
       readonly repetitions?: Readonly<Record<string, readonly number[]>>;
+      /** Per headline figure, on a peer's row: Deadbolt's against the peer's on the same driver. */
+      readonly deadboltAdvantage?: Readonly<Record<string, Advantage>>;
     }[];
   }[];
+}
+
+/**
+ * Deadbolt's figure against a peer's as a ratio per repetition (`ratios`), turned so that above 1
+ * means Deadbolt is ahead whichever way is better: their median, smallest and largest.
+ */
+export interface Advantage {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly ratios: readonly number[];
 }
 
 /** A figure Deadbolt is compared with the peers on. */
@@ -42,12 +57,6 @@ const PERCENTILE_PAIRS = ['handoff', 'wait'] as const;
 
 /** A scenario is a contended handoff one when it measures the handoff latency. */
 const isHandoff = (scenario: Scenario) => scenario.columns.some((column) => column.key === 'handoffP50Ms');
-
-/**
- * A figure relative to the scenario's floor: `ratioToFloor`, `readsRatioToFloor64`,
- * `handoffP50InIdleFloors`, `p99InFloors`; not the floor's own figures (`floorIdleMs`).
- */
-const isFloorRatio = (key: string) => !key.startsWith('floor') && /Floors?\d*$/.test(key);
 
 const labelOf = (scenario: Scenario, key: string) =>
   scenario.columns.find((column) => column.key === key)?.label ?? key;
@@ -119,43 +128,36 @@ function percentileChart(page: string, scenario: Scenario, name: string): Chart 
   };
 }
 
-function floorRatioChart(page: string, scenarios: readonly Scenario[]): Chart | undefined {
-  // One bar per Deadbolt driver, one group per scenario and figure.
-  const drivers = [
-    ...new Set(scenarios.flatMap((scenario) => scenario.rows.filter(isDeadbolt).map((row) => row.driver))),
-  ];
-  const groups = scenarios.flatMap((scenario) =>
-    scenario.columns
-      .filter((column) => isFloorRatio(column.key))
-      .map((column) => ({
-        label: `${scenario.title} — ${column.label}`,
-        values: drivers.map(
-          (driver) =>
-            scenario.rows.find(
-              (row) => isDeadbolt(row) && row.driver === driver && row.figures[column.key] !== undefined,
-            )?.figures[column.key],
-        ),
-      }))
-      .filter((group) => group.values.some((value) => value !== undefined)),
-  );
-  if (groups.length === 0) return undefined;
-  const id = `${page}-floor-ratios`;
+function advantageChart(page: string, scenario: Scenario, headline: Headline): Chart | undefined {
+  const peers = scenario.rows.flatMap((row) => {
+    const advantage = row.deadboltAdvantage?.[headline.key];
+    return advantage === undefined ? [] : [{ row, advantage }];
+  });
+  if (peers.length === 0) return undefined;
+  const label = labelOf(scenario, headline.key);
+  const id = advantageChartId(page, scenario.id, headline.key);
+  const repetitions = Math.max(0, ...peers.map(({ advantage }) => advantage.ratios.length));
+  const reading = `above 1: Deadbolt ahead (to the right)${repetitions > 1 ? `; median of ${repetitions} repetitions, whiskers their spread` : ''}`;
   return {
     file: `${id}.svg`,
-    section: null,
-    alt: `Bar chart of Deadbolt's figures relative to each scenario's floor, per driver (${drivers.join(', ')}); 1 is the floor`,
+    section: scenario.title,
+    alt: `Bar chart of ${scenario.title}: Deadbolt's ${label} as a ratio to each peer's, on a log axis around 1; above 1, Deadbolt is ahead`,
     svg: renderBarChart({
       id,
-      title: "Deadbolt's figures relative to each scenario's floor",
+      title: `${scenario.title}: Deadbolt × each peer, ${label}`,
       subtitle: [
-        '"ratio to floor": Deadbolt\'s rate over the floor\'s, higher is better.',
-        '"… / floor": Deadbolt\'s time over the floor\'s, lower is better.',
-        'The dashed line at 1 is the floor itself.',
+        `${label}, ${headline.better} is better: Deadbolt's against each peer's on the same driver, as a ratio`,
+        reading,
       ],
-      description: `Horizontal bar chart of every figure of Deadbolt's that is relative to its scenario's floor, one bar per driver (${drivers.join(', ')}), with a dashed line at 1, the floor.`,
-      series: drivers,
-      groups,
-      reference: { value: 1, label: '1 = the floor' },
+      description: `Horizontal bar chart, on a log axis around 1, of Deadbolt's ${label} against each peer's on the same driver in "${scenario.title}" (${headline.better} is better), as a ratio turned so that above 1 means Deadbolt is ahead: ${reading}.`,
+      series: [label],
+      groups: peers.map(({ row, advantage }) => ({
+        label: row.contender,
+        values: [advantage.median],
+        spreads: [advantage.min < advantage.max ? { min: advantage.min, max: advantage.max } : undefined],
+      })),
+      axis: 'log',
+      reference: { value: 1, label: '1 = even' },
     }),
   };
 }
@@ -165,13 +167,20 @@ export function headlineChartId(page: string, scenarioId: string, key: string): 
   return `${page}-${slug(scenarioId)}-${slug(key)}`;
 }
 
+/** The id (and file name, with `.svg`) of the chart of Deadbolt against each peer on one headline figure of a scenario. */
+export function advantageChartId(page: string, scenarioId: string, key: string): string {
+  return `${headlineChartId(page, scenarioId, key)}-deadbolt-vs-peers`;
+}
+
 /** Every chart of the benchmarks page; `page` (the page's name) starts their file names. */
 export function benchmarkCharts(results: BenchResultsJson, page = 'benchmarks'): Chart[] {
-  const perScenario = results.scenarios.flatMap((scenario) => [
-    ...(scenario.headlines ?? []).map((headline) => headlineChart(page, scenario, headline)),
-    ...(isHandoff(scenario) ? PERCENTILE_PAIRS.map((name) => percentileChart(page, scenario, name)) : []),
-  ]);
-  return [floorRatioChart(page, results.scenarios), ...perScenario].filter(
-    (chart): chart is Chart => chart !== undefined,
-  );
+  return results.scenarios
+    .flatMap((scenario) => [
+      ...(scenario.headlines ?? []).flatMap((headline) => [
+        headlineChart(page, scenario, headline),
+        advantageChart(page, scenario, headline),
+      ]),
+      ...(isHandoff(scenario) ? PERCENTILE_PAIRS.map((name) => percentileChart(page, scenario, name)) : []),
+    ])
+    .filter((chart): chart is Chart => chart !== undefined);
 }

@@ -4,30 +4,36 @@ import { LS_SYNTAX } from './commands/ls.js';
 import { SHOW_SYNTAX } from './commands/show.js';
 import { UNLOCK_SYNTAX } from './commands/unlock.js';
 import { WATCH_SYNTAX } from './commands/watch.js';
+import type { ConnectionArgs } from './connectionArgs.js';
 import { CliError } from './errors.js';
+
+/** What every command that connects takes: where and how, and the output format. */
+interface Connected {
+  readonly connection: ConnectionArgs;
+  readonly json: boolean;
+}
 
 /** A command line, parsed and checked. */
 export type ParsedCommand =
   /** `--help`: of one command when `topic` names it, else of them all. */
   | { readonly command: 'help'; readonly topic?: CommandName }
-  | { readonly command: 'ls'; readonly url: string; readonly json: boolean; readonly pattern: string }
-  | { readonly command: 'show'; readonly url: string; readonly json: boolean; readonly name: string }
-  | {
+  /** `--version`. */
+  | { readonly command: 'version' }
+  | (Connected & { readonly command: 'ls'; readonly pattern: string })
+  | (Connected & { readonly command: 'show'; readonly name: string })
+  | (Connected & {
       readonly command: 'watch';
-      readonly url: string;
-      readonly json: boolean;
       readonly name: string;
       readonly interval: number;
       readonly count: number;
-    }
-  | {
+    })
+  | (Connected & {
       readonly command: 'unlock';
-      readonly url: string;
-      readonly json: boolean;
       readonly name: string;
       readonly force: boolean;
       readonly yes: boolean;
-    };
+      readonly dryRun: boolean;
+    });
 
 /** Every command, in the order help lists them. */
 export const COMMANDS: readonly CommandSyntax[] = [LS_SYNTAX, SHOW_SYNTAX, WATCH_SYNTAX, UNLOCK_SYNTAX];
@@ -35,15 +41,15 @@ export const COMMANDS: readonly CommandSyntax[] = [LS_SYNTAX, SHOW_SYNTAX, WATCH
 /**
  * Parses `argv` (without node and the script). Each command takes its own options and the common
  * ones ({@link COMMON_OPTIONS}); `deadbolt <command> --help` and `deadbolt help <command>` ask
- * for one command's help.
+ * for one command's help, `--version` anywhere for the version.
  *
  * @throws {@link CliError} `usage` for an unknown command, an option the command does not take,
  *   a bad option value, or a missing argument
  */
 export function parseCommand(argv: readonly string[]): ParsedCommand {
-  const { positionals, tokens } = firstLook(argv);
+  const { positionals, tokens, values } = firstLook(argv);
   const [command, topic] = positionals;
-  if (command === undefined) return { command: 'help' };
+  if (command === undefined) return values.version === true ? { command: 'version' } : { command: 'help' };
   if (command === 'help') return topic === undefined ? { command } : { command, topic: syntaxOf(topic).name };
   const syntax = syntaxOf(command);
   for (const token of tokens) {
@@ -52,32 +58,38 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
   }
   switch (syntax.name) {
     case 'ls': {
-      const { values, args } = parseFor(argv, LS_SYNTAX);
-      if (values.help) return { command: 'help', topic: 'ls' };
-      return { command: 'ls', url: values.url, json: values.json, pattern: onlyArgument('ls', args, false) ?? '*' };
+      const { values, args, common } = parseFor(argv, LS_SYNTAX);
+      return common ?? { command: 'ls', ...connected(values), pattern: onlyArgument('ls', args, false) ?? '*' };
     }
     case 'show': {
-      const { values, args } = parseFor(argv, SHOW_SYNTAX);
-      if (values.help) return { command: 'help', topic: 'show' };
-      return { command: 'show', url: values.url, json: values.json, name: requiredName('show', args) };
+      const { values, args, common } = parseFor(argv, SHOW_SYNTAX);
+      return common ?? { command: 'show', ...connected(values), name: requiredName('show', args) };
     }
     case 'watch': {
-      const { values, args } = parseFor(argv, WATCH_SYNTAX);
-      if (values.help) return { command: 'help', topic: 'watch' };
-      return {
-        command: 'watch',
-        url: values.url,
-        json: values.json,
-        name: requiredName('watch', args),
-        interval: positive('--interval', values.interval),
-        count: values.count === undefined ? Infinity : positive('--count', values.count),
-      };
+      const { values, args, common } = parseFor(argv, WATCH_SYNTAX);
+      return (
+        common ?? {
+          command: 'watch',
+          ...connected(values),
+          name: requiredName('watch', args),
+          interval: positive('--interval', values.interval),
+          count: values.count === undefined ? Infinity : positive('--count', values.count),
+        }
+      );
     }
     case 'unlock': {
-      const { values, args } = parseFor(argv, UNLOCK_SYNTAX);
-      if (values.help) return { command: 'help', topic: 'unlock' };
-      const { url, json, force, yes } = values;
-      return { command: 'unlock', url, json, name: requiredName('unlock', args), force, yes };
+      const { values, args, common } = parseFor(argv, UNLOCK_SYNTAX);
+      const { force, yes } = values;
+      return (
+        common ?? {
+          command: 'unlock',
+          ...connected(values),
+          name: requiredName('unlock', args),
+          force,
+          yes,
+          dryRun: values['dry-run'],
+        }
+      );
     }
   }
 }
@@ -106,16 +118,51 @@ function syntaxOf(command: string): CommandSyntax {
   return syntax;
 }
 
-/** Parses `argv` with the options of `syntax`'s command, once they are known to be its own. */
-function parseFor<const Own extends CommandOptions>(argv: readonly string[], syntax: { name: string; options: Own }) {
+/**
+ * Parses `argv` with the options of `syntax`'s command, once they are known to be its own; `common`
+ * is the help or version asked for instead of the command.
+ */
+function parseFor<const Own extends CommandOptions>(
+  argv: readonly string[],
+  syntax: { name: CommandName; options: Own },
+) {
   try {
     const options = { ...COMMON_OPTIONS, ...syntax.options };
     const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-    return { values, args: positionals.slice(1) };
+    // The common options are among `options`; the generic `Own` hides them from parseArgs' type.
+    const asked = values as { help?: boolean; version?: boolean };
+    const common: ParsedCommand | undefined = asked.help
+      ? { command: 'help', topic: syntax.name }
+      : asked.version
+        ? { command: 'version' }
+        : undefined;
+    return { values, args: positionals.slice(1), common };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new CliError('usage', `${message} (see deadbolt ${syntax.name} --help)`);
   }
+}
+
+/** The connection and output options as given. */
+function connected(values: {
+  url?: string | undefined;
+  'password-file'?: string | undefined;
+  cacert?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  insecure: boolean;
+  json: boolean;
+}): Connected {
+  const { url, 'password-file': passwordFile, cacert, cert, key, insecure, json } = values;
+  const connection = {
+    ...(url === undefined ? {} : { url }),
+    ...(passwordFile === undefined ? {} : { passwordFile }),
+    ...(cacert === undefined ? {} : { cacert }),
+    ...(cert === undefined ? {} : { cert }),
+    ...(key === undefined ? {} : { key }),
+    insecure,
+  };
+  return { connection, json };
 }
 
 function notAnOption(command: CommandName, rawName: string, name: string): CliError {

@@ -4,13 +4,20 @@ import { runCli } from './cli.js';
 import type { CommandIo } from './io.js';
 
 // The `deadbolt` command: the process's streams around runCli.
+// The first Ctrl-C stops the command, which closes its connections and exits with 130; a second
+// one ends the process at once, should closing hang.
 const interrupted = new AbortController();
-process.once('SIGINT', () => interrupted.abort());
+process.on('SIGINT', () => {
+  if (interrupted.signal.aborted) process.exit(130);
+  interrupted.abort();
+});
 
 async function ask(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  // On a terminal readline reads Ctrl-C as a key, not as a signal: it is passed on as one.
+  prompt.on('SIGINT', () => process.emit('SIGINT'));
   try {
-    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    return /^y(es)?$/i.test((await prompt.question(question, { signal: interrupted.signal })).trim());
   } finally {
     prompt.close();
   }
@@ -22,6 +29,7 @@ const io: CommandIo = {
   confirm: process.stdin.isTTY === true ? ask : undefined,
   signal: interrupted.signal,
   now: () => Date.now(),
+  env: process.env,
 };
 
 // No top-level await: the build also emits a CommonJS copy of every entry.

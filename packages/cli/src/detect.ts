@@ -1,6 +1,7 @@
 import type { Connection } from './connection.js';
 import { CliError } from './errors.js';
-import { exclusiveHolders } from './kinds/exclusive.js';
+import { MODE_FIELD } from '@deadbolt/rwlock';
+import { exclusiveHolders, holdCount, isOwnerField } from './kinds/exclusive.js';
 import { fairWaiters, hasFairQueue } from './kinds/fair.js';
 import { decodeReadWrite, withReadHoldLeases } from './kinds/readWrite.js';
 import { decodeSemaphore } from './kinds/semaphore.js';
@@ -54,6 +55,16 @@ export async function decodeLock(
   if (hasFairQueue(snapshot)) return { ...common, kind: 'fair', waiters: fairWaiters(snapshot) };
   if (snapshot.token !== null) return { ...common, kind: 'fenced', waiters: [], fencingToken: snapshot.token };
   return { ...common, kind: 'lock', waiters: [] };
+}
+
+/**
+ * Whether one field of a hash, with its value, could be a lock's, of any kind: a read-write lock's
+ * `mode`, or an owner's hold count. A hash with one field that is not is no lock ({@link decodeLock}
+ * refuses it), so one field tells a hash that is certainly no lock without reading it all.
+ */
+export function isLockField(field: string, value: string): boolean {
+  if (field === MODE_FIELD) return value === 'read' || value === 'write';
+  return isOwnerField(field) && holdCount(value) !== undefined;
 }
 
 // Nobody holds it, yet its waiters queue (a fair lock) or its counter remembers (a fenced lock).

@@ -1,16 +1,19 @@
 /**
  * Why a `deadbolt` command failed, as a machine-readable code: the bin turns each into one line
- * on stderr and an exit code, and scripts using the programmatic API can branch on it.
+ * on stderr and an exit code ({@link EXIT_CODES}), and scripts using the programmatic API can
+ * branch on it.
  *
- * - `usage`: bad arguments or options (exit code 2)
- * - `bad-url`: the `--url` is not a `redis://` or `rediss://` URL
- * - `unreachable`: no connection to the server could be made
+ * - `usage`: bad arguments or options, or a file an option names that cannot be read
+ * - `bad-url`: the URL (`--url` or `REDIS_URL`) is not a `redis://` or `rediss://` URL
+ * - `unreachable`: no connection to the server could be made (a TLS failure included), or it was
+ *   lost
  * - `no-permission`: the server's ACL refused a command (NOPERM)
  * - `auth`: the server refused the credentials
  * - `not-a-lock`: the key exists but is not a lock in Redisson's layout
- * - `not-found`: nobody holds the lock and nobody waits for it; or, for a force-unlock, the lock
- *   changed between the read and the unlock, and nothing was deleted
+ * - `not-found`: nobody holds the lock and nobody waits for it; for `unlock`, nobody holds it
+ * - `changed`: a force-unlock found the lock changed since it was read, and deleted nothing
  * - `not-confirmed`: a force-unlock was not confirmed
+ * - `interrupted`: the user interrupted the command (Ctrl-C)
  * - `redis`: any other error reply
  */
 export type CliErrorCode =
@@ -21,8 +24,29 @@ export type CliErrorCode =
   | 'auth'
   | 'not-a-lock'
   | 'not-found'
+  | 'changed'
   | 'not-confirmed'
+  | 'interrupted'
   | 'redis';
+
+/**
+ * The process exit code of each {@link CliErrorCode}; 0 is success. Codes without an exit code of
+ * their own exit with 1. 130 for an interruption is what a shell reports for a process that
+ * SIGINT ended (128 + 2).
+ */
+export const EXIT_CODES: Readonly<Record<CliErrorCode, number>> = {
+  redis: 1,
+  'not-a-lock': 1,
+  'not-confirmed': 1,
+  usage: 2,
+  'bad-url': 2,
+  'not-found': 3,
+  auth: 4,
+  'no-permission': 5,
+  unreachable: 6,
+  changed: 7,
+  interrupted: 130,
+};
 
 /** An error of the `deadbolt` command or its programmatic API, with a one-line message. */
 export class CliError extends Error {
@@ -40,9 +64,9 @@ export class CliError extends Error {
     this.code = code;
   }
 
-  /** The process exit code for this error: 2 for a usage error, 1 for everything else. */
+  /** The process exit code for this error: see {@link EXIT_CODES}. */
   get exitCode(): number {
-    return this.code === 'usage' ? 2 : 1;
+    return EXIT_CODES[this.code];
   }
 }
 

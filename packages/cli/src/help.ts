@@ -1,9 +1,11 @@
 import { COMMON_OPTIONS, type CommandOptions, type CommandSyntax } from './commandSyntax.js';
+import { PASSWORD_VARIABLE, URL_VARIABLE } from './connectionArgs.js';
+import { EXIT_CODES } from './errors.js';
 
 // Help lines stay within a terminal of this width; descriptions start at this column.
 const WIDTH = 98;
 const COMMAND_COLUMN = 26;
-const OPTION_COLUMN = 21;
+const OPTION_COLUMN = 26;
 
 const ABOUT = `Inspect and force-unlock distributed locks stored in Redisson's layout on Redis, taken by
 Deadbolt or by Java services using Redisson.`;
@@ -19,7 +21,30 @@ const KEYS = `What the keys can and cannot tell:
   cannot be told from any other counter, and is not listed. Plain-lock waiters are not listed
   either: they wait on a pub/sub channel and leave no key.`;
 
-const EXIT_STATUS = 'Exit status: 0 on success, 1 on an error (one line on stderr), 2 on a usage error.';
+// What each exit status means, in the words of the error codes that lead to it.
+const EXIT_MEANINGS: readonly (readonly [number, string])[] = [
+  [0, 'success'],
+  [EXIT_CODES.redis, 'an error (a key that is not a lock, an error reply, an unlock not confirmed)'],
+  [EXIT_CODES.usage, 'a bad command line: an option, a URL, a file that cannot be read'],
+  [EXIT_CODES['not-found'], 'no such lock (unlock: nobody holds it)'],
+  [EXIT_CODES.auth, 'the server refused the credentials'],
+  [EXIT_CODES['no-permission'], "the server's ACL refused a command (NOPERM)"],
+  [EXIT_CODES.unreachable, 'the server could not be reached (TLS included), or the connection was lost'],
+  [EXIT_CODES.changed, 'unlock: the lock changed since it was read, nothing deleted (run again)'],
+  [EXIT_CODES.interrupted, 'interrupted (Ctrl-C); a second Ctrl-C ends it at once'],
+];
+
+function environment(): string {
+  return `Environment:\n${[
+    entry(URL_VARIABLE, 'the server, when --url is not given', OPTION_COLUMN),
+    entry(PASSWORD_VARIABLE, 'the password, when neither the URL nor --password-file gives one', OPTION_COLUMN),
+  ].join('\n')}`;
+}
+
+function exitStatus(): string {
+  const lines = EXIT_MEANINGS.map(([code, meaning]) => entry(String(code), meaning, 8));
+  return `Exit status (every error is one line on stderr):\n${lines.join('\n')}`;
+}
 
 /** `deadbolt --help`: every command, the options they all take, and what the keys can tell. */
 export function generalHelp(commands: readonly CommandSyntax[]): string {
@@ -29,8 +54,9 @@ export function generalHelp(commands: readonly CommandSyntax[]): string {
     `Commands:\n${commands.map((command) => entry(command.usage, command.summary, COMMAND_COLUMN)).join('\n')}`,
     `Options of every command:\n${optionLines(COMMON_OPTIONS)}`,
     'Each command takes only its own options besides these: "deadbolt <command> --help" lists them.',
+    environment(),
     KEYS,
-    EXIT_STATUS,
+    exitStatus(),
   );
 }
 
@@ -40,7 +66,8 @@ export function commandHelp(command: CommandSyntax): string {
     `Usage: deadbolt ${command.usage} [options]`,
     wrap(capitalized(command.summary), WIDTH).join('\n'),
     `Options:\n${optionLines({ ...command.options, ...COMMON_OPTIONS })}`,
-    EXIT_STATUS,
+    environment(),
+    exitStatus(),
   );
 }
 

@@ -1,3 +1,5 @@
+import type { Environment } from './connectionArgs.js';
+
 /** Where a command writes and reads: the process's streams in the bin, buffers in tests. */
 export interface CommandIo {
   /** Writes one piece of output (a line or a frame) to stdout. */
@@ -9,10 +11,18 @@ export interface CommandIo {
    * can answer.
    */
   readonly confirm: ((question: string) => Promise<boolean>) | undefined;
-  /** Aborts when the user interrupts (Ctrl-C), for `watch`. */
+  /**
+   * Aborts when the user interrupts (Ctrl-C): the command drops its connections and fails with
+   * `interrupted`.
+   */
   readonly signal: AbortSignal;
   /** The wall clock, for deadlines. */
   now(): number;
+  /**
+   * The environment variables to read `REDIS_URL` and `DEADBOLT_PASSWORD` from (the bin passes
+   * `process.env`); none are read when absent.
+   */
+  readonly env?: Environment;
 }
 
 /** Writes `value` as JSON on one line (BigInt-free: tokens are already decimal strings). */

@@ -4,11 +4,15 @@ import { matchesGlob } from './glob.js';
 import { nameFromPrefixed } from '@deadbolt/core/kit';
 import { FAIR_LOCK_KEY_LAYOUT } from '@deadbolt/fair-lock';
 import { SEMAPHORE_KEY_LAYOUT } from '@deadbolt/semaphore';
+import { isLockField } from './detect.js';
 import { belongsToALock } from './keyNames.js';
 
 /** Where a lock name was found; {@link findLockNames} returns every name with how it was found. */
 export interface FoundNames {
-  /** Hashes whose name matches: candidate locks, to be checked against the layout. */
+  /**
+   * Hashes whose name matches and one of whose fields, picked at random, is a lock's: candidate
+   * locks, to be read in full and checked against the layout.
+   */
   readonly hashes: ReadonlySet<string>;
   /** Names with a fair queue: locks that may be free while waiters queue. */
   readonly queued: ReadonlySet<string>;
@@ -24,17 +28,24 @@ const SCAN_COUNT = 1_000;
 
 /**
  * Finds every lock name matching `pattern` on every master, with SCAN (never KEYS, which blocks the
- * server for the whole keyspace): the hashes matching it, the fair queues whose lock name matches
- * (a free fair lock has only its queue), and the semaphore channels with subscribers.
+ * server for the whole keyspace): the hashes matching it that may be locks, the fair queues whose
+ * lock name matches (a free fair lock has only its queue), and the semaphore channels with
+ * subscribers. Of each hash one field is read (HRANDFIELD), never the whole hash: an application's
+ * hashes (sessions, carts) are told from locks without being pulled over the wire.
  */
 export async function findLockNames(connection: Connection, pattern: string): Promise<FoundNames> {
   const hashes = new Set<string>();
   const queued = new Set<string>();
   const semaphores = new Set<string>();
   for (const master of connection.masters()) {
-    for (const key of await scanKeys(master, pattern, 'hash')) if (!belongsToALock(key)) hashes.add(key);
-    for (const key of await scanKeys(master, `${QUEUE_PREFIX}:*`, 'list'))
-      addMatching(queued, nameFromPrefixed(QUEUE_PREFIX, key), pattern);
+    for await (const batch of scanBatches(master, pattern, 'hash'))
+      for (const key of await mayBeLocks(
+        master,
+        batch.filter((key) => !belongsToALock(key)),
+      ))
+        hashes.add(key);
+    for await (const batch of scanBatches(master, `${QUEUE_PREFIX}:*`, 'list'))
+      for (const key of batch) addMatching(queued, nameFromPrefixed(QUEUE_PREFIX, key), pattern);
     for (const channel of await semaphoreChannels(master))
       addMatching(semaphores, nameFromPrefixed(SEMAPHORE_CHANNEL_PREFIX, channel), pattern);
   }
@@ -45,18 +56,37 @@ function addMatching(names: Set<string>, name: string | undefined, pattern: stri
   if (name !== undefined && matchesGlob(pattern, name)) names.add(name);
 }
 
-/** Every key of one server matching `pattern` of type `type`, by a full SCAN iteration. */
-async function scanKeys(node: Redis, pattern: string, type: 'hash' | 'list'): Promise<string[]> {
-  const keys: string[] = [];
+/** Every key of one server matching `pattern` of type `type`, by a full SCAN iteration, a batch at a time. */
+async function* scanBatches(node: Redis, pattern: string, type: 'hash' | 'list'): AsyncGenerator<string[]> {
   let cursor = '0';
   do {
     const [next, batch] = await redisCall(`SCAN ${nodeName(node)}`, () =>
       node.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT, 'TYPE', type),
     );
     cursor = next;
-    keys.push(...batch);
+    yield batch;
   } while (cursor !== '0');
-  return keys;
+}
+
+/**
+ * The hashes of a batch that may be locks: one field of each, picked at random, is a lock's
+ * ({@link isLockField}). One pipeline per batch, on the node that holds the keys.
+ */
+async function mayBeLocks(node: Redis, hashes: readonly string[]): Promise<readonly string[]> {
+  if (hashes.length === 0) return [];
+  const pipeline = node.pipeline();
+  for (const key of hashes) pipeline.hrandfield(key, 1, 'WITHVALUES');
+  const replies = await redisCall(`sample hash fields (HRANDFIELD) ${nodeName(node)}`, async () => {
+    const results = (await pipeline.exec()) ?? [];
+    const refused = results.find(([error]) => error !== null)?.[0];
+    if (refused) throw refused;
+    return results.map(([, reply]) => reply);
+  });
+  // A hash deleted since the SCAN samples nothing, and is no lock any more.
+  return hashes.filter((_, i) => {
+    const [field, value] = (replies[i] ?? []) as unknown[];
+    return typeof field === 'string' && typeof value === 'string' && isLockField(field, value);
+  });
 }
 
 /**

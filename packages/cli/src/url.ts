@@ -23,28 +23,29 @@ export interface ServerAddress {
  * @throws {@link CliError} `bad-url` for anything else
  */
 export function parseRedisUrl(url: string): ServerAddress {
+  const shown = maskUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw new CliError('bad-url', `not a URL: "${url}" (expected redis://host:port or rediss://host:port)`, {
+    throw new CliError('bad-url', `not a URL: "${shown}" (expected redis://host:port or rediss://host:port)`, {
       cause: error,
     });
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new CliError(
       'bad-url',
-      `unsupported scheme "${parsed.protocol}" in "${url}" (expected redis:// or rediss://)`,
+      `unsupported scheme "${parsed.protocol}" in "${shown}" (expected redis:// or rediss://)`,
     );
   }
-  if (parsed.hostname === '') throw new CliError('bad-url', `no host in "${url}"`);
+  if (parsed.hostname === '') throw new CliError('bad-url', `no host in "${shown}"`);
   return {
     // An IPv6 literal comes bracketed from URL; the socket wants it bare.
     host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: parsePort(parsed.port, url),
+    port: parsePort(parsed.port, shown),
     ...(parsed.username === '' ? {} : { username: decodeURIComponent(parsed.username) }),
     ...(parsed.password === '' ? {} : { password: decodeURIComponent(parsed.password) }),
-    db: parseDb(parsed.pathname, url),
+    db: parseDb(parsed.pathname, shown),
     tls: parsed.protocol === 'rediss:',
   };
 }
@@ -65,7 +66,17 @@ function parseDb(pathname: string, url: string): number {
   return Number(db);
 }
 
-/** The URL with its password masked, for messages. */
+/**
+ * `url` with its password replaced by `***`, for messages: the text as given, so that a URL too
+ * malformed to parse is masked too. The password runs from the first `:` after the user name to the
+ * last `@`: a password may hold an unencoded `/` or `@`, and masking too much hides no typo in
+ * the host.
+ */
+export function maskUrl(url: string): string {
+  return url.replace(/^([^/]*\/\/[^:/@]*:).*@/, '$1***@');
+}
+
+/** Where the address points, without its password, for messages. */
 export function describeAddress(address: ServerAddress): string {
   const user = address.username === undefined ? '' : `${address.username}@`;
   return `${address.tls ? 'rediss' : 'redis'}://${user}${address.host}:${address.port}`;

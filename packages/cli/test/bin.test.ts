@@ -1,5 +1,6 @@
 // The built `deadbolt` bin run as a child process, as a user runs it: one end-to-end case per
 // command, then the error cases, each a non-zero exit and one line on stderr.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { useBackendContext } from '@deadbolt/conformance';
 import { Redis } from 'ioredis';
@@ -56,7 +57,7 @@ describe('the deadbolt bin', () => {
     expect(performance.now() - exited).toBeLessThan(3_000);
   });
 
-  it('fails with one line and exit 1 on a bad URL, an unreachable server, a key that is not a lock', async () => {
+  it('fails with one line and an exit code that says why: 2 a bad URL, 6 unreachable, 1 not a lock, 3 no lock', async () => {
     await raw('SET', 'cli:a-string', 'x');
     await raw('HSET', 'cli:a-hash', 'color', 'blue');
     const results = await Promise.all([
@@ -67,8 +68,8 @@ describe('the deadbolt bin', () => {
       runBin(['show', 'cli:a-hash', '--url', url()]),
       runBin(['show', 'cli:nothing-here', '--url', url()]),
     ]);
+    expect(results.map((result) => result.code)).toEqual([2, 2, 6, 1, 1, 3]);
     for (const result of results) {
-      expect(result.code).toBe(1);
       oneErrorLine(result.stderr);
       expect(result.stdout).toBe('');
     }
@@ -81,32 +82,104 @@ describe('the deadbolt bin', () => {
     expect(missing).toContain('no lock "cli:nothing-here": nobody holds it and nobody waits for it');
   });
 
+  it('never prints the password of a URL, valid or not, in its errors', async () => {
+    const closed = await closedPort();
+    const results = await Promise.all([
+      runBin(['ls', '--url', `redis://ops:s3cret@127.0.0.1:${closed}`]),
+      runBin(['ls', '--url', 'redis://ops:s3cret@127.0.0.1:notaport']),
+      runBin(['ls', '--url', 'http://ops:s3cret@127.0.0.1']),
+      runBin(['ls'], { REDIS_URL: 'redis://ops:s3cret@127.0.0.1:notaport' }),
+    ]);
+    expect(results.map((result) => result.code)).toEqual([6, 2, 2, 2]);
+    for (const result of results) {
+      oneErrorLine(result.stderr);
+      expect(result.stderr).toMatch(/ops(:\*\*\*)?@127\.0\.0\.1/);
+      expect(result.stderr).not.toContain('s3cret');
+    }
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await runBin(['--version'])).toEqual({ code: 0, stdout: `deadbolt ${version}\n`, stderr: '' });
+  });
+
+  it('unlock --dry-run names the holders it would free, and frees nothing', async () => {
+    const client = await ctx.client({ clientId: 'cli-dry-run' });
+    const name = ctx.uniqueName('dry-run');
+    await client.lock(name).acquire({ owner: 'job-1' });
+    const [text, json, missing] = await Promise.all([
+      runBin(['unlock', name, '--dry-run', '--url', url()]),
+      runBin(['unlock', name, '--dry-run', '--json', '--url', url()]),
+      runBin(['unlock', `${name}-none`, '--dry-run', '--url', url()]),
+    ]);
+    expect([text.code, text.stdout, text.stderr]).toEqual([
+      0,
+      `would unlock "${name}" (lock), held by owner cli-dry-run:job-1 x1, and wake its waiters; nothing deleted (--dry-run)\n`,
+      '',
+    ]);
+    expect(jsonOf(json)).toMatchObject({ name, kind: 'lock', unlocked: false, dryRun: true });
+    expect(missing.code).toBe(3);
+    expect(await client.lock(name).isHeldBy('job-1')).toBe(true);
+  });
+
+  it("ls reads one field of an application's hash, never all of it (HGETALL)", async () => {
+    const prefix = ctx.uniqueName('sampled');
+    const client = await ctx.client({ clientId: 'cli-sampled' });
+    await client.lock(`${prefix}:lock`).acquire({ owner: 'o1' });
+    await raw('HSET', `${prefix}:data:session`, 'user', 'ada', 'cart', '3');
+    await raw('HSET', `${prefix}:data:counters`, 'a:b', 'x');
+    // HGETALL is refused on the application's hashes, allowed on the lock (an ACL selector).
+    await raw(
+      'ACL',
+      'SETUSER',
+      'cli-sampler',
+      'reset',
+      'on',
+      '>pw',
+      '~*',
+      '&*',
+      '+@all',
+      '-hgetall',
+      `(~${prefix}:lock +hgetall)`,
+    );
+    try {
+      const sampler = new URL(urlOf(ctx.backend()));
+      [sampler.username, sampler.password] = ['cli-sampler', 'pw'];
+      const listed = await runInProcess(['ls', `${prefix}:*`, '--json', '--url', sampler.toString()]);
+      expect(jsonOf<LockInfo[]>(listed).map((lock) => lock.name)).toEqual([`${prefix}:lock`]);
+    } finally {
+      await raw('ACL', 'DELUSER', 'cli-sampler');
+    }
+  });
+
   describe('without permission', () => {
     afterAll(async () => {
       await raw('ACL', 'DELUSER', 'cli-limited');
     });
 
-    it('reports NOPERM as one line and exit 1', async () => {
+    it('reports NOPERM as one line and exit 5, refused credentials as exit 4', async () => {
       // A user that may connect and ask INFO, but not SCAN or read keys.
       await raw('ACL', 'SETUSER', 'cli-limited', 'on', '>secret', '~*', '+@connection', '+info');
       const url = new URL(urlOf(ctx.backend()));
       url.username = 'cli-limited';
       url.password = 'secret';
       const result = await runBin(['ls', '--url', url.toString()]);
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(5);
       oneErrorLine(result.stderr);
       expect(result.stderr).toMatch(/^deadbolt: no permission to SCAN on .*: NOPERM/);
       // Allowed to scan but not to read keys: the refusal inside MULTI is reported, not EXECABORT.
-      await raw('ACL', 'SETUSER', 'cli-limited', '+scan', '+multi', '+exec', '+pubsub');
+      await raw('ACL', 'SETUSER', 'cli-limited', '+scan', '+hrandfield', '+multi', '+exec', '+pubsub');
       await raw('HSET', 'cli:perm-lock', 'client:owner', '1');
       const reading = await runInProcess(['ls', 'cli:perm-*', '--url', url.toString()]);
       expect([reading.code, reading.stderr]).toEqual([
-        1,
+        5,
         `deadbolt: no permission to read "cli:perm-lock": NOPERM this user has no permissions to run the 'type' command\n`,
       ]);
       const wrong = await runInProcess(['ls', '--url', url.toString().replace('secret', 'wrong')]);
       expect([wrong.code, wrong.stderr]).toEqual([
-        1,
+        4,
         expect.stringMatching(/^deadbolt: authentication failed: WRONGPASS/),
       ]);
     });

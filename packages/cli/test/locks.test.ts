@@ -7,7 +7,7 @@ import { FairLock } from '@deadbolt/fair-lock';
 import { FencedLock } from '@deadbolt/fenced-lock';
 import { ReadWriteLock } from '@deadbolt/rwlock';
 import { describe, expect, it } from 'vitest';
-import type { LockInfo } from '../src/index.js';
+import type { LockInfo, WatchLook } from '../src/index.js';
 import { jsonOf, runInProcess, urlOf } from './helpers.js';
 
 const ttl = () => expect.any(Number) as unknown as number;
@@ -220,7 +220,7 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       });
       expect(questions[0], kind.name).toContain(`held by ${kind.role} cli-a:first x1?`);
       expect([run.code, run.stdout, run.stderr], kind.name).toEqual([
-        1,
+        7,
         '',
         `deadbolt: "${kind.name}" changed since it was read: nothing deleted; run again\n`,
       ]);
@@ -242,7 +242,7 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
       },
     });
     expect([run.code, run.stderr]).toEqual([
-      1,
+      7,
       `deadbolt: "${name}" changed since it was read: nothing deleted; run again\n`,
     ]);
     expect(await lock.holdCount('o1')).toBe(2);
@@ -250,7 +250,7 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     await first.release();
   });
 
-  it('watch --count 2 shows the lock twice and the hand-off between the looks', async () => {
+  it('watch --count 2 --json shows the lock twice, each look with its schema version, and the hand-off as a typed event', async () => {
     const a = await ctx.client({ clientId: 'cli-a' });
     const b = await ctx.client({ clientId: 'cli-b' });
     const name = ctx.uniqueName('watch');
@@ -270,11 +270,19 @@ describe.each(BACKENDS)('deadbolt on locks Deadbolt holds over $adapter/$topolog
     const looks = (await watching).stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { lock: LockInfo; events: string[] });
-    expect(looks.map((look) => look.lock.holders.map((holder) => holder.field))).toEqual([
+      .map((line) => JSON.parse(line) as WatchLook);
+    expect(looks.map((look) => [look.schemaVersion, look.name])).toEqual([
+      [1, name],
+      [1, name],
+    ]);
+    expect(looks.map((look) => look.lock?.holders.map((holder) => holder.field))).toEqual([
       ['cli-a:before'],
       ['cli-b:after'],
     ]);
-    expect(looks.map((look) => look.events)).toEqual([[], ['hand-off: cli-a:before -> cli-b:after']]);
+    const who = (clientId: string, ownerId: string) => ({ field: `${clientId}:${ownerId}`, clientId, ownerId });
+    expect(looks.map((look) => look.events)).toEqual([
+      [],
+      [{ type: 'handed-off', from: [who('cli-a', 'before')], to: [who('cli-b', 'after')] }],
+    ]);
   });
 });

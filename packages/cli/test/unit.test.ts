@@ -3,14 +3,23 @@ import { nameFromPrefixed } from '@deadbolt/core/kit';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, parseCommand } from '../src/args.js';
 import type { CommandOption, CommandSyntax } from '../src/commandSyntax.js';
-import { CliError } from '../src/errors.js';
+import { CliError, EXIT_CODES } from '../src/errors.js';
 import { matchesGlob } from '../src/glob.js';
 import { commandHelp, generalHelp } from '../src/help.js';
 import { belongsToALock, lockKeys } from '../src/keyNames.js';
 import type { LockInfo } from '../src/LockInfo.js';
-import { parseRedisUrl } from '../src/url.js';
+import { maskUrl, parseRedisUrl } from '../src/url.js';
 import { renderLock, renderLockList } from '../src/views.js';
-import { lockEvents } from '../src/watchEvents.js';
+import { describeLockEvent, lockEvents } from '../src/watchEvents.js';
+
+const messageOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return 'no error';
+};
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -32,6 +41,20 @@ describe('parseRedisUrl', () => {
       tls: true,
     });
     expect(parseRedisUrl('redis://[::1]')).toEqual({ host: '::1', port: 6379, db: 0, tls: false });
+  });
+
+  it('never shows the password of a URL it refuses', () => {
+    for (const url of [
+      'http://ops:s3cret@cache.example',
+      'redis://ops:s3cret@cache.example:notaport',
+      'redis://:s3cret@cache.example/db',
+      'redis://ops:s3/cr@t@cache.example:99999',
+    ]) {
+      const message = messageOf(() => parseRedisUrl(url));
+      expect(message, url).toContain(':***@');
+      expect(message, url).not.toContain('s3');
+    }
+    expect(maskUrl('redis://ops@cache.example:6379/2')).toBe('redis://ops@cache.example:6379/2');
   });
 
   it('refuses what is not a redis:// URL', () => {
@@ -90,10 +113,10 @@ describe('key names', () => {
 
 describe('parseCommand', () => {
   it('parses each command with its options and defaults', () => {
-    expect(parseCommand(['ls'])).toEqual({ command: 'ls', url: 'redis://127.0.0.1:6379', json: false, pattern: '*' });
+    expect(parseCommand(['ls'])).toEqual({ command: 'ls', connection: { insecure: false }, json: false, pattern: '*' });
     expect(parseCommand(['watch', 'a', '--count', '2', '--url', 'redis://h:1'])).toEqual({
       command: 'watch',
-      url: 'redis://h:1',
+      connection: { url: 'redis://h:1', insecure: false },
       json: false,
       name: 'a',
       interval: 500,
@@ -104,9 +127,17 @@ describe('parseCommand', () => {
       name: 'a',
       force: true,
       yes: true,
+      dryRun: false,
       json: true,
     });
+    expect(parseCommand(['unlock', 'a', '--dry-run'])).toMatchObject({ force: false, dryRun: true });
     expect(parseCommand(['--help'])).toEqual({ command: 'help' });
+    for (const argv of [['--version'], ['ls', '--version'], ['--version', 'unlock', 'a']])
+      expect(parseCommand(argv), argv.join(' ')).toEqual({ command: 'version' });
+    const files = ['--password-file', 'p', '--cacert', 'ca', '--cert', 'c', '--key', 'k', '--insecure'];
+    expect(parseCommand(['show', 'a', ...files])).toMatchObject({
+      connection: { passwordFile: 'p', cacert: 'ca', cert: 'c', key: 'k', insecure: true },
+    });
   });
 
   it('refuses bad command lines as usage errors', () => {
@@ -166,13 +197,13 @@ describe('options per command', () => {
   it('takes the connection and output options with every command, before or after it', () => {
     expect(parseCommand(['--url', 'redis://h:1', '--json', 'show', 'a'])).toEqual({
       command: 'show',
-      url: 'redis://h:1',
+      connection: { url: 'redis://h:1', insecure: false },
       json: true,
       name: 'a',
     });
     for (const command of COMMANDS)
-      expect(parseCommand([command.name, 'a', '--url', 'redis://h:2', '--json'])).toMatchObject({
-        url: 'redis://h:2',
+      expect(parseCommand([command.name, 'a', '--url', 'redis://h:2', '--json', '--insecure'])).toMatchObject({
+        connection: { url: 'redis://h:2', insecure: true },
         json: true,
       });
   });
@@ -186,7 +217,17 @@ describe('options per command', () => {
   });
 
   it('lists in a command’s help its own options and the common ones, and no other', () => {
-    const common = ['--url <url>', '--json', '--help, -h'];
+    const common = [
+      '--url <url>',
+      '--password-file <file>',
+      '--cacert <file>',
+      '--cert <file>',
+      '--key <file>',
+      '--insecure',
+      '--json',
+      '--version',
+      '--help, -h',
+    ];
     for (const command of COMMANDS) {
       const help = commandHelp(command);
       expect(help).toMatch(new RegExp(`^Usage: deadbolt ${command.usage.replace(/[[\]]/g, '\\$&')} \\[options\\]\n`));
@@ -199,6 +240,15 @@ describe('options per command', () => {
     const general = generalHelp(COMMANDS);
     expect(general).toContain('Options of every command:\n  --url <url>');
     for (const command of COMMANDS) expect(general).toContain(`\n  ${command.usage} `);
+  });
+
+  it('names in help the environment variables it reads and what every exit status means', () => {
+    for (const help of [generalHelp(COMMANDS), ...COMMANDS.map(commandHelp)]) {
+      expect(help).toMatch(/^ {2}REDIS_URL {2,}the server, when --url is not given$/m);
+      expect(help).toMatch(/^ {2}DEADBOLT_PASSWORD {2,}the password/m);
+      for (const code of new Set([0, ...Object.values(EXIT_CODES)]))
+        expect(help).toMatch(new RegExp(`^ {2}${code} {2,}\\S`, 'm'));
+    }
   });
 });
 
@@ -223,7 +273,7 @@ describe('views', () => {
       `ledger    lock  27.2s  ${'-'.padEnd(holder.length)}  -        -`,
     ]);
     expect(renderLock(held, 0)).toContain(`  owner  ${clientId}  run-7         1  the lock TTL`);
-    expect(lockEvents(null, held)).toEqual([`acquired by ${clientId}:run-7`]);
+    expect(lockEvents(null, held).map(describeLockEvent)).toEqual([`acquired by ${clientId}:run-7`]);
   });
 });
 
@@ -251,19 +301,36 @@ describe('lockEvents', () => {
     })),
   });
 
-  it('names acquisitions, hand-offs, re-entries, releases, readers and waiters', () => {
-    expect(lockEvents(null, lock([holder('a')]))).toEqual(['acquired by c:a']);
+  const named = (before: LockInfo | null, after: LockInfo | null) => lockEvents(before, after).map(describeLockEvent);
+  const who = (ownerId: string) => ({ field: `c:${ownerId}`, clientId: 'c', ownerId });
+
+  it('tells acquisitions, hand-offs, re-entries, releases, readers and waiters as typed events', () => {
+    expect(lockEvents(null, lock([holder('a')]))).toEqual([{ type: 'acquired', holders: [who('a')] }]);
     expect(lockEvents(lock([holder('a')], ['b']), lock([holder('b')]))).toEqual([
-      'hand-off: c:a -> c:b',
-      'waiter c:b left',
+      { type: 'handed-off', from: [who('a')], to: [who('b')] },
+      { type: 'waiter-left', owner: who('b') },
     ]);
     expect(lockEvents(lock([holder('a')]), lock([holder('a', 2)], ['w']))).toEqual([
+      { type: 'holds-changed', holder: who('a'), from: 1, to: 2 },
+      { type: 'waiter-joined', owner: who('w') },
+    ]);
+    expect(lockEvents(lock([holder('r', 1, 'reader')]), null)).toEqual([{ type: 'reader-left', owner: who('r') }]);
+    expect(lockEvents({ ...lock([]), mode: 'read' }, { ...lock([]), mode: 'write' })).toEqual([
+      { type: 'mode-changed', from: 'read', to: 'write' },
+    ]);
+  });
+
+  it('names each event in words for a terminal', () => {
+    expect(named(null, lock([holder('a')]))).toEqual(['acquired by c:a']);
+    expect(named(lock([holder('a')], ['b']), lock([holder('b')]))).toEqual(['hand-off: c:a -> c:b', 'waiter c:b left']);
+    expect(named(lock([holder('a')]), lock([holder('a', 2)], ['w']))).toEqual([
       'holds of c:a: 1 -> 2',
       'waiter c:w joined',
     ]);
-    expect(lockEvents(lock([holder('r', 1, 'reader')]), null)).toEqual(['reader c:r left']);
-    expect(lockEvents(lock([holder('a')]), null)).toEqual([
+    expect(named(lock([holder('r', 1, 'reader')]), null)).toEqual(['reader c:r left']);
+    expect(named(lock([holder('a')]), null)).toEqual([
       'released by c:a (or its lease ran out, or it was force-unlocked)',
     ]);
+    expect(named({ ...lock([]), mode: 'read' }, { ...lock([]), mode: 'write' })).toEqual(['mode: read -> write']);
   });
 });

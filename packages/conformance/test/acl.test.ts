@@ -6,7 +6,7 @@ import { ioredisExecutor } from '@deadbolt/adapter-ioredis';
 import { nodeRedisExecutor } from '@deadbolt/adapter-node-redis';
 import { valkeyGlideExecutor } from '@deadbolt/adapter-valkey-glide';
 import { LockClient, PermissionDeniedError, type LockClientOptions } from '@deadbolt/core';
-import { startCluster, startStandalone, type ClusterHandle, type RedisNode } from '@deadbolt/test-harness';
+import { parseInfo, startCluster, startStandalone, type ClusterHandle, type RedisNode } from '@deadbolt/test-harness';
 import { GlideClient, GlideClusterClient } from '@valkey/valkey-glide';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
@@ -70,6 +70,17 @@ const REFUSAL_REPORTED_MS = 5_000;
 const ruleFor = (adapter: AdapterName, rule: readonly string[]) =>
   adapter === 'valkey-glide' ? [...rule, ...GLIDE_RULE] : rule;
 
+/**
+ * What drivers send on connect that Redis 7.2 and later (and Valkey) refuse without a grant:
+ * CLIENT SETINFO, whose refusal the drivers ignore but ACL LOG records. Redis 7.0 has no such
+ * subcommand and refuses a rule that names it.
+ */
+async function setinfoRule(node: RedisNode): Promise<string[]> {
+  const version = parseInfo(String(await node.command('INFO', 'server'))).get('redis_version') ?? '';
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 7 || (major === 7 && minor >= 2) ? ['+client|setinfo'] : [];
+}
+
 /** Creates (or resets) `user` with `rule`, without the permissions in `withhold`. */
 async function createUser(
   node: RedisNode,
@@ -77,7 +88,7 @@ async function createUser(
   withhold: readonly string[] = [],
   rule: readonly string[] = LOCK_RULE,
 ): Promise<void> {
-  const granted = rule.filter((permission) => !withhold.includes(permission));
+  const granted = [...rule, ...(await setinfoRule(node))].filter((permission) => !withhold.includes(permission));
   await node.command('ACL', 'SETUSER', user, 'reset', 'on', `>${PASSWORD}`, 'resetchannels', ...granted);
 }
 

@@ -11,12 +11,14 @@ export {
   LockError,
   LockLostError,
   LockNotHeldError,
+  type LockLossReason,
   LockWaitTimeoutError,
   RedisUnavailableError,
 } from './errors/LockError.js';
 export { ReplicaSyncError, type SyncedOperation } from './errors/ReplicaSyncError.js';
 export { PermissionDeniedError } from './errors/PermissionDeniedError.js';
 export { EvictionRiskError } from './errors/EvictionRiskError.js';
+export { UnsupportedServerError } from './errors/UnsupportedServerError.js';
 export { LockClient } from './client/LockClient.js';
 export type { LockClientEvents, LockLostEvent } from './client/LockClientEvents.js';
 export type { LockClientActivity } from './client/ClientRuntime.js';
@@ -29,3 +31,4 @@ export { LockBase } from './lock/LockBase.js';
 export type { AcquireOptions } from './lock/AcquireOptions.js';
 export type { ForceUnlockOptions } from './lock/ForceUnlockOptions.js';
 export { HeldLock } from './lock/HeldLock.js';
+export type { ExtendOptions } from './lock/ExtendOptions.js';

@@ -10,17 +10,21 @@
 // Declaring a lock kind and running it.
 export type { AttemptContext, LockKind, WaitContext } from './lock/LockKind.js';
 export { reentrantLockKind } from './lock/Lock.js';
-export { heldLock, type HoldHandle } from './lock/HeldLock.js';
+export { heldLock } from './lock/HeldLock.js';
+export type { HoldHandle, HoldLimit } from './lock/HoldHandle.js';
+export { checkExtendOptions } from './lock/ExtendOptions.js';
 export { giveBackIfGone, giveBackQuietly, runAttempt } from './lock/acquisition/giveBack.js';
 export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
+export { watchLoss } from './lock/watchLoss.js';
+export { OneAtATime } from './lock/OneAtATime.js';
 export { pause } from './lock/pause.js';
 export { lockRuntime, type LockRuntime } from './runtime/LockRuntime.js';
 // The options as a client resolved them (`LockClient.options`): defaults applied.
 export type { ResolvedLockClientOptions } from './client/LockClientOptions.js';
 export type { ResolvedReplicaSyncOptions } from './replication/ReplicaSyncOptions.js';
 export type { LockEvents } from './client/LockEvents.js';
-export type { ChannelSubscription } from './pubsub/ChannelHub.js';
+export type { ChannelMark, ChannelSubscription } from './pubsub/ChannelHub.js';
 export type { WakeRule } from './pubsub/WakeRule.js';
 export { waitOnChannel, type ChannelWait } from './pubsub/waitOnChannel.js';
 export {

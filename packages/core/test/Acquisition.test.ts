@@ -15,7 +15,14 @@ const HELD: Answer = { status: 'heldByOther', ttl: 10_000 };
 const TAKEN: Answer = { status: 'taken', grant: null };
 
 function options(overrides: Partial<CheckedAcquireOptions> = {}): CheckedAcquireOptions {
-  return { leaseTime: undefined, waitTime: 0, signal: undefined, owner: 'worker', ...overrides };
+  return {
+    leaseTime: undefined,
+    maxHoldTime: undefined,
+    waitTime: 0,
+    signal: undefined,
+    owner: 'worker',
+    ...overrides,
+  };
 }
 
 function setUp(runtimeOptions: FakeRuntimeOptions = {}, kind = fakeKind()) {

@@ -20,6 +20,32 @@ describe('ChannelEntry', () => {
     expect(woken).toEqual([0, 1, 2]);
   });
 
+  it('wakes the sleepers that the permits can serve, in the order they fell asleep, passing over one that wants more', async () => {
+    const entry = entryWith(4);
+    const woken: string[] = [];
+    const sleep = (name: string, demand: number) =>
+      entry.sleep(5_000, undefined, undefined, demand).then((wake) => wake && woken.push(name));
+    const sleeps = [sleep('a wants 2', 2), sleep('b wants 3', 3), sleep('c wants 1', 1), sleep('d wants 1', 1)];
+    entry.wakeServable(3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(woken).toEqual(['a wants 2', 'c wants 1']);
+    entry.wakeServable(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(woken).toEqual(['a wants 2', 'c wants 1', 'd wants 1']);
+    entry.wakeAll();
+    await Promise.all(sleeps);
+    expect(woken).toEqual(['a wants 2', 'c wants 1', 'd wants 1', 'b wants 3']);
+  });
+
+  it('keeps a wake by permits for each waiter busy trying, whatever it wants', async () => {
+    const entry = entryWith(2);
+    entry.wakeServable(1);
+    const started = performance.now();
+    await entry.sleep(5_000, undefined, undefined, 3);
+    await entry.sleep(5_000, undefined, undefined, 3);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('keeps a wake that found nobody asleep for the next sleeper', async () => {
     const entry = entryWith(1);
     entry.wakeOne();

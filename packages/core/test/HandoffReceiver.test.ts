@@ -41,7 +41,7 @@ function receivingLock(outcome: () => Promise<HandOffReply<string>>) {
 
 function enlisted(lock: ReceivingLock<string>) {
   const handoffs = new LocalHandoffs(DEFAULT_LOCAL_HANDOFF);
-  const receiver = new HandoffReceiver(handoffs, lock, 'client:waiter', 5_000);
+  const receiver = new HandoffReceiver(handoffs, lock, 'client:waiter', 5_000, true);
   const interrupt = vi.fn();
   receiver.interrupt = interrupt;
   receiver.enlist();
@@ -56,18 +56,36 @@ describe('HandoffReceiver', () => {
     expect(typeof claim === 'object' && claim.receiver).toBe(receiver);
     expect(receiver.collect()).toBeUndefined();
 
-    await expect(receiver.receiveFrom(FROM, STREAK)).resolves.toBe(true);
+    const releasing = receiver.receiveFrom(FROM, STREAK);
+    // From the pass on, the waiter counts as the holder: another task of the client waits its turn.
+    expect(handoffs.heldByAnother(KEY, 'client:other')).toBe(true);
+    await expect(releasing).resolves.toBe(true);
     expect(sent).toEqual([{ name: 'orders', from: FROM, to: { field: 'client:waiter', hold: 'h1' }, lease: 5_000 }]);
     // The waiter's sleep ends at once, before the script's reply.
     expect(interrupt).toHaveBeenCalledTimes(1);
-    await expect(receiver.collect()).resolves.toEqual({
+    const passed = await receiver.collect();
+    expect(passed).toEqual({
       hold: 'h1',
       grant: 'token 7',
       acquiredAt: expect.any(Number),
       streak: STREAK,
+      endStanding: expect.any(Function),
     });
     // Collected once: the next sleep starts with nothing passed.
     expect(receiver.collect()).toBeUndefined();
+    // The hold it becomes ends the count.
+    passed?.endStanding?.();
+    expect(handoffs.heldByAnother(KEY, 'client:other')).toBe(false);
+  });
+
+  it("a waiter with a lease of its own is passed the lock without counting as standing: its lease may end before the watchdog's", async () => {
+    const { lock } = receivingLock(() => Promise.resolve({ status: 'passed', grant: 'token 8' }));
+    const handoffs = new LocalHandoffs(DEFAULT_LOCAL_HANDOFF);
+    const receiver = new HandoffReceiver(handoffs, lock, 'client:waiter', 5_000, false);
+    const releasing = receiver.receiveFrom(FROM, STREAK);
+    expect(handoffs.heldByAnother(KEY, 'client:other')).toBe(false);
+    await releasing;
+    expect((await receiver.collect())?.endStanding).toBeUndefined();
   });
 
   it.each([
@@ -76,21 +94,23 @@ describe('HandoffReceiver', () => {
     ['notHeld', false],
   ] as const)('a hand-off that answers %s passes nothing; the release reports %s', async (status, stood) => {
     const { lock, giveBack } = receivingLock(() => Promise.resolve({ status }));
-    const { receiver, interrupt } = enlisted(lock);
+    const { handoffs, receiver, interrupt } = enlisted(lock);
     await expect(receiver.receiveFrom(FROM, STREAK)).resolves.toBe(stood);
     // Woken to try again: a lock released to everyone is taken by an attempt.
     expect(interrupt).toHaveBeenCalledTimes(1);
     await expect(receiver.collect()).resolves.toBeNull();
     expect(giveBack).not.toHaveBeenCalled();
+    expect(handoffs.heldByAnother(KEY, 'client:other')).toBe(false);
   });
 
   it('an unknown outcome gives the hold it may have passed back by id, and the waiter gets nothing', async () => {
     const lost = new RedisUnavailableError('connection lost');
     const { lock, giveBack } = receivingLock(() => Promise.reject(lost));
-    const { receiver } = enlisted(lock);
+    const { handoffs, receiver } = enlisted(lock);
     await expect(receiver.receiveFrom(FROM, STREAK)).rejects.toBe(lost);
     await expect(receiver.collect()).resolves.toBeNull();
     expect(giveBack).toHaveBeenCalledWith('client:waiter', 'h1');
+    expect(handoffs.heldByAnother(KEY, 'client:other')).toBe(false);
   });
 
   it('any other failure gives nothing back (the script did not run) and never rejects the waiter', async () => {

@@ -6,7 +6,9 @@ import {
   LockNotHeldError,
   RedisUnavailableError,
 } from '../src/errors/LockError.js';
-import { HeldLock, type HoldHandle } from '../src/lock/HeldLock.js';
+import { HeldLock } from '../src/lock/HeldLock.js';
+import type { HoldHandle } from '../src/lock/HoldHandle.js';
+import { watchLoss } from '../src/lock/watchLoss.js';
 import { checkOwnerInUse, newGeneratedOwner } from '../src/owner/generatedOwners.js';
 import { defineScript } from '../src/scripts/Script.js';
 import type { RenewalTarget } from '../src/watchdog/RenewalScheduler.js';
@@ -82,16 +84,27 @@ interface FakeHold {
   readonly registrations: Registration[];
   readonly releases: CallQueue;
   readonly extensions: CallQueue;
+  /** How the held lock reported the end of the hold: `released`, or `lost <reason>`. */
+  readonly ends: string[];
 }
 
 function fakeHold(
-  options: { lease?: number; guardLease?: boolean; owner?: string; acquiredAt?: number } = {},
+  options: {
+    lease?: number;
+    guardLease?: boolean;
+    owner?: string;
+    acquiredAt?: number;
+    maxHoldTime?: number;
+  } = {},
 ): FakeHold {
   const log: string[] = [];
   const registrations: Registration[] = [];
   const releases = new CallQueue();
   const extensions = new CallQueue();
+  const ends: string[] = [];
   const handle: HoldHandle = {
+    reportLost: (error) => ends.push(`lost ${error.reason}`),
+    reportReleased: () => ends.push('released'),
     // As a kind's handle does: a fixed lease is guarded only where `guardLease` says so.
     keepAlive: (onLost, acquiredAt, until) => {
       if (until !== undefined && !(options.guardLease ?? false)) return undefined;
@@ -109,6 +122,8 @@ function fakeHold(
     owner: options.owner ?? 'worker-1',
     leaseTime: options.lease,
     acquiredAt: options.acquiredAt ?? performance.now(),
+    holdLimit:
+      options.maxHoldTime === undefined ? undefined : { maxHoldTime: options.maxHoldTime, renewedLease: 3_000 },
     release: () => {
       log.push('release');
       return releases.next();
@@ -118,7 +133,7 @@ function fakeHold(
       return extensions.next();
     },
   };
-  return { handle, log, registrations, releases, extensions };
+  return { handle, log, registrations, releases, extensions, ends };
 }
 
 function holdLock(options: Parameters<typeof fakeHold>[0] = {}): { held: HeldLock; hold: FakeHold } {
@@ -199,7 +214,7 @@ describe('HeldLock', () => {
 
   it('aborts the signal with the error the watchdog reports, and stops renewing', () => {
     const { held, hold } = holdLock();
-    const lost = new LockLostError('gone', { lockName: 'report' });
+    const lost = new LockLostError('gone', { lockName: 'report', reason: 'gone' });
     registration(hold).lose(lost);
     expect(held.signal.reason).toBe(lost);
     expect(registration(hold).cancelled).toBe(true);
@@ -231,10 +246,46 @@ describe('HeldLock', () => {
     expect(held.signal.aborted).toBe(false);
   });
 
-  it('throws LockNotHeldError when the release finds the lock gone, and counts as released', async () => {
+  it('throws a LockLostError when the release finds the lock gone, aborts the signal with it, and counts as released', async () => {
     const { held, hold } = holdLock();
-    await expect(releaseAnswered(held, hold, false)).rejects.toBeInstanceOf(LockNotHeldError);
+    const error: unknown = await releaseAnswered(held, hold, false).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(LockLostError);
+    expect(error).toMatchObject({ reason: 'gone' });
+    expect(held.signal.reason).toBe(error);
     expect(held.released).toBe(true);
+    expect(hold.ends).toEqual(['lost gone']);
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+  });
+
+  it("rejects the release of a hold lost earlier with the signal's own error, and reports its end once", async () => {
+    const { held, hold } = holdLock({ lease: 100 });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(held.signal.reason).toMatchObject({ reason: 'leaseEnded' });
+    // Redis still kept it (another hold of the owner kept the lock): released all the same.
+    await expect(releaseAnswered(held, hold, true)).rejects.toBe(held.signal.reason);
+    expect(hold.log).toContain('release');
+    expect(hold.ends).toEqual(['lost leaseEnded']);
+  });
+
+  it('reports a released hold once, and a second release that waits for the first is refused', async () => {
+    const { held, hold } = holdLock();
+    const first = held.release();
+    const second = held.release();
+    hold.releases.answer(true);
+    await first;
+    await expect(second).rejects.toBeInstanceOf(LockNotHeldError);
+    expect(hold.releases.count).toBe(1);
+    expect(hold.ends).toEqual(['released']);
+  });
+
+  it('reports a release whose outcome is unknown as lost, and resolves a retry that finds it went through', async () => {
+    const { held, hold } = holdLock();
+    const failing = held.release();
+    hold.releases.fail(new RedisUnavailableError('no reply'));
+    await expect(failing).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(held.signal.reason).toMatchObject({ reason: 'outcomeUnknown' });
+    await releaseAnswered(held, hold);
+    expect(hold.ends).toEqual(['lost outcomeUnknown']);
   });
 
   it('stays releasable when the release call fails, and a retry sends it again', async () => {
@@ -262,7 +313,7 @@ describe('HeldLock', () => {
 
   it('turns a renewed hold into a fixed lease counted from when the extend was sent', async () => {
     const { held, hold } = holdLock();
-    const extending = held.extend(LEASE);
+    const extending = held.extend(LEASE, { stopWatchdog: true });
     await vi.advanceTimersByTimeAsync(300);
     expect(registration(hold).cancelled).toBe(false);
     hold.extensions.answer(true);
@@ -289,7 +340,7 @@ describe('HeldLock', () => {
 
   it('lets a release that starts while an extend is in flight win: no lease, no renewal', async () => {
     const { held, hold } = holdLock();
-    const extending = held.extend(LEASE);
+    const extending = held.extend(LEASE, { stopWatchdog: true });
     await releaseAnswered(held, hold);
     hold.extensions.answer(true);
     expect((await stateOf(extending)).reason).toBeInstanceOf(LockNotHeldError);
@@ -298,27 +349,86 @@ describe('HeldLock', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('fails an extend whose hold the watchdog reported lost while it was in flight', async () => {
+  it('fails an extend whose hold the watchdog reported lost while it was in flight with that loss', async () => {
     const { held, hold } = holdLock();
-    const extending = held.extend(LEASE);
-    const lost = new LockLostError('renewal failed', { lockName: 'report' });
+    const extending = held.extend(LEASE, { stopWatchdog: true });
+    const lost = new LockLostError('renewal failed', { lockName: 'report', reason: 'gone' });
     registration(hold).lose(lost);
     hold.extensions.answer(true);
-    const error = (await stateOf(extending)).reason;
-    expect(error).toBeInstanceOf(LockNotHeldError);
-    expect(error).toMatchObject({ cause: lost });
+    expect((await stateOf(extending)).reason).toBe(lost);
     expect(held.signal.reason).toBe(lost);
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('loses the hold when the extend finds it gone', async () => {
+  it('loses the hold when the extend finds it gone, and rejects with that loss', async () => {
     const { held, hold } = holdLock();
-    const extending = held.extend(LEASE);
+    const extending = held.extend(LEASE, { stopWatchdog: true });
     hold.extensions.answer(false);
-    expect((await stateOf(extending)).reason).toBeInstanceOf(LockNotHeldError);
+    expect((await stateOf(extending)).reason).toBe(held.signal.reason);
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     expect(registration(hold).cancelled).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses to extend a hold the watchdog keeps unless told to stop the watchdog, without sending anything', async () => {
+    const { held, hold } = holdLock();
+    expect(held.keptByWatchdog).toBe(true);
+    for (const options of [undefined, {}, { stopWatchdog: false }, { stopWatchdog: 'yes' }, { stop: true }]) {
+      const error = (await stateOf(held.extend(LEASE, options as never))).reason;
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toMatch(/^options\.stop/);
+    }
+    expect(hold.extensions.count).toBe(0);
+    expect(registration(hold).cancelled).toBe(false);
+    // A fixed lease needs nothing, and takes the option.
+    const fixed = holdLock({ lease: LEASE });
+    expect(fixed.held.keptByWatchdog).toBe(false);
+    const extending = fixed.held.extend(LEASE, { stopWatchdog: true });
+    fixed.hold.extensions.answer(true);
+    await extending;
+  });
+
+  it('rejects an extend of a lost hold with its loss, as its release does, without sending anything', async () => {
+    const { held, hold } = holdLock();
+    const lost = new LockLostError('renewal failed', { lockName: 'report', reason: 'gone' });
+    registration(hold).lose(lost);
+    expect(held.keptByWatchdog).toBe(false);
+    await expect(held.extend(LEASE)).rejects.toBe(lost);
+    expect(hold.extensions.count).toBe(0);
+  });
+
+  describe('maxHoldTime', () => {
+    it('turns the renewed hold into a fixed lease ending at its limit, a renewed lease before it, and ends it then', async () => {
+      const { held, hold } = holdLock({ maxHoldTime: 10_000 });
+      await vi.advanceTimersByTimeAsync(7_000 - 1);
+      expect(hold.extensions.count).toBe(0);
+      expect(held.keptByWatchdog).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(hold.log).toEqual(['keepAlive', 'extend 3000']);
+      hold.extensions.answer(true);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(registration(hold).cancelled).toBe(true);
+      expect(held.keptByWatchdog).toBe(false);
+      await vi.advanceTimersByTimeAsync(3_000 - 1);
+      expect(held.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held.signal.reason).toMatchObject({ reason: 'maxHoldTimeReached' });
+      expect(hold.ends).toEqual(['lost maxHoldTimeReached']);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('applies no more once released, or once an extend set a lease of its own', async () => {
+      const released = holdLock({ maxHoldTime: 10_000 });
+      await releaseAnswered(released.held, released.hold);
+      expect(vi.getTimerCount()).toBe(0);
+      const extended = holdLock({ maxHoldTime: 10_000 });
+      const extending = extended.held.extend(60_000, { stopWatchdog: true });
+      extended.hold.extensions.answer(true);
+      await extending;
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(extended.hold.extensions.count).toBe(1);
+      expect(extended.held.signal.aborted).toBe(false);
+    });
   });
 
   it('refuses to extend a released hold without sending anything', async () => {
@@ -349,8 +459,8 @@ describe('HeldLock', () => {
     const first = holdLock({ owner });
     const second = holdLock({ owner });
     // The first hold is lost, then released: its use of the owner ends once, not twice.
-    registration(first.hold).lose(new LockLostError('gone', { lockName: 'report' }));
-    await expect(releaseAnswered(first.held, first.hold, false)).rejects.toBeInstanceOf(LockNotHeldError);
+    registration(first.hold).lose(new LockLostError('gone', { lockName: 'report', reason: 'gone' }));
+    await expect(releaseAnswered(first.held, first.hold, false)).rejects.toBeInstanceOf(LockLostError);
     expect(checkOwnerInUse(owner, 'owner')).toBe(owner);
     await releaseAnswered(second.held, second.hold);
     expect(() => checkOwnerInUse(owner, 'owner')).toThrow(InvalidArgumentError);
@@ -384,7 +494,7 @@ describe('HeldLock', () => {
     it('a shortening extend still unanswered when its lease runs out loses the hold then', async () => {
       const { held, hold } = holdLock({ lease: 20_000 });
       const extending = held.extend(800);
-      const outcome = expect(extending).rejects.toBeInstanceOf(LockNotHeldError);
+      const outcome = expect(extending).rejects.toBeInstanceOf(LockLostError);
       await vi.advanceTimersByTimeAsync(799);
       expect(held.signal.aborted).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
@@ -395,7 +505,7 @@ describe('HeldLock', () => {
 
     it('an extend answered in time leaves no timer of its own behind', async () => {
       const { held, hold } = holdLock();
-      const extending = held.extend(800);
+      const extending = held.extend(800, { stopWatchdog: true });
       hold.extensions.answer(true);
       await extending;
       expect(vi.getTimerCount()).toBe(1);
@@ -416,7 +526,7 @@ describe('HeldLock', () => {
 
     it('a failed extend of a renewed hold keeps renewal (it may not have run) and ends the hold when its lease would (it may have)', async () => {
       const { held, hold } = holdLock();
-      const extending = held.extend(20_000);
+      const extending = held.extend(20_000, { stopWatchdog: true });
       hold.extensions.fail(new RedisUnavailableError('no reply'));
       await expect(extending).rejects.toBeInstanceOf(RedisUnavailableError);
       expect(registration(hold).cancelled).toBe(false);
@@ -430,9 +540,9 @@ describe('HeldLock', () => {
 
     it('a watchdog that finds the hold gone after a failed extend still tells the holder at once', () => {
       const { held, hold } = holdLock();
-      void held.extend(20_000).catch(() => undefined);
+      void held.extend(20_000, { stopWatchdog: true }).catch(() => undefined);
       hold.extensions.fail(new RedisUnavailableError('no reply'));
-      const lost = new LockLostError('gone', { lockName: 'report' });
+      const lost = new LockLostError('gone', { lockName: 'report', reason: 'gone' });
       registration(hold).lose(lost);
       expect(held.signal.reason).toBe(lost);
     });
@@ -460,5 +570,53 @@ describe('HeldLock', () => {
       await vi.advanceTimersByTimeAsync(9_000 - 1);
       expect(held.signal.aborted).toBe(false);
     });
+  });
+});
+
+describe('watchLoss', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('tells a watcher once, right after the signal aborts, with its reason; not one that stopped watching', () => {
+    const { held, hold } = holdLock();
+    const told: unknown[] = [];
+    const stopped: unknown[] = [];
+    watchLoss(held, (error) => told.push([error, held.signal.aborted]));
+    const stop = watchLoss(held, (error) => stopped.push(error));
+    stop();
+    const lost = new LockLostError('gone', { lockName: 'report', reason: 'gone' });
+    registration(hold).lose(lost);
+    registration(hold).lose(new LockLostError('gone again', { lockName: 'report', reason: 'gone' }));
+    expect(told).toEqual([[lost, true]]);
+    expect(stopped).toEqual([]);
+  });
+
+  it('tells a watcher of a hold lost already at once', () => {
+    const { held, hold } = holdLock();
+    const lost = new LockLostError('gone', { lockName: 'report', reason: 'gone' });
+    registration(hold).lose(lost);
+    const told: unknown[] = [];
+    watchLoss(held, (error) => told.push(error));
+    expect(told).toEqual([lost]);
+  });
+
+  it('tells a watcher when a failed release aborts the signal', async () => {
+    const { held, hold } = holdLock();
+    const told: unknown[] = [];
+    watchLoss(held, (error) => told.push(error));
+    const failing = held.release();
+    hold.releases.fail(new RedisUnavailableError('no reply'));
+    await expect(failing).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(told).toEqual([held.signal.reason]);
+  });
+
+  it('watches without creating the signal, which Node makes only when asked for', async () => {
+    const signals = vi.spyOn(AbortController.prototype, 'signal', 'get');
+    const { held, hold } = holdLock();
+    const stop = watchLoss(held, () => undefined);
+    await releaseAnswered(held, hold);
+    stop();
+    expect(signals).not.toHaveBeenCalled();
   });
 });

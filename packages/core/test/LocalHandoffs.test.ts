@@ -116,6 +116,26 @@ function claimed(claim: ReturnType<LocalHandoffs['claim']>): Claim {
 }
 
 describe('localHandoff option', () => {
+  it('tells whether another owner of the client holds a lock, counting re-entries, each end once', () => {
+    const handoffs = new LocalHandoffs(DEFAULT_LOCAL_HANDOFF);
+    const outer = handoffs.stand('lock\norders', 'c:a');
+    const inner = handoffs.stand('lock\norders', 'c:a');
+    expect(handoffs.heldByAnother('lock\norders', 'c:a')).toBe(false);
+    expect(handoffs.heldByAnother('lock\norders', 'c:b')).toBe(true);
+    expect(handoffs.heldByAnother('lock\ninvoices', 'c:b')).toBe(false);
+    inner();
+    inner();
+    expect(handoffs.heldByAnother('lock\norders', 'c:b')).toBe(true);
+    // A hold of a second owner, which a lost hold of the first may leave standing beside it.
+    const other = handoffs.stand('lock\norders', 'c:b');
+    expect(handoffs.heldByAnother('lock\norders', 'c:a')).toBe(true);
+    expect(handoffs.heldByAnother('lock\norders', 'c:b')).toBe(true);
+    outer();
+    expect(handoffs.heldByAnother('lock\norders', 'c:b')).toBe(false);
+    other();
+    expect(handoffs.heldByAnother('lock\norders', 'c:a')).toBe(false);
+  });
+
   it('is on by default, off with false, and takes limits', () => {
     expect(resolveLocalHandoffOptions(undefined)).toEqual({ maxPasses: 4, maxMillis: 20 });
     expect(resolveLocalHandoffOptions(true)).toEqual(DEFAULT_LOCAL_HANDOFF);

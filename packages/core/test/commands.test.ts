@@ -346,9 +346,13 @@ describe('serverVersion (server-version.lua)', () => {
   });
 
   it.each([
-    [0x07000f, 0x07000f],
-    [0, 0],
-  ])('decodes %j as %j', (reply, decoded) => expect(serverVersion.decode(reply)).toBe(decoded));
+    ['7.0.15', 0x07000f],
+    ['8.0.2', 0x080002],
+    ['6.0.16', 0x060010],
+    ['7.2.4', 0x070204],
+  ])('decodes %j as number %j', (reply, number) =>
+    expect(serverVersion.decode(reply)).toEqual({ text: reply, number }),
+  );
 });
 
 describe('lockCommands', () => {

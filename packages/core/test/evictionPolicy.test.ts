@@ -8,6 +8,7 @@ import type { CommandArguments, Executor } from '../src/executor/Executor.js';
 import { lockRuntime } from '../src/runtime/LockRuntime.js';
 import { call, defineCommand } from '../src/scripts/Command.js';
 import { defineScript } from '../src/scripts/Script.js';
+import { coreScripts } from '../src/scripts/coreScripts.js';
 
 // The eviction policy check as a client makes it: once, on first use, through the executor's
 // `command`, before the first script runs.
@@ -24,17 +25,21 @@ const infoMemory = (policy: string, maxmemory = 2_097_152) =>
 
 /**
  * An executor that answers every script with 1 and INFO with `info()`, logging what it is sent;
- * the server clock's TIME probe, which every first use also sends, is answered and not logged.
+ * the server clock's TIME probe and the server version probe, which every first use also sends,
+ * are answered and not logged.
  */
 function fakeExecutor(info: () => Promise<unknown>) {
   const sent: string[] = [];
+  const version = coreScripts.serverVersion;
   const executor: Executor = {
     isCluster: false,
-    evalsha: () => {
+    evalsha: (sha) => {
+      if (sha === version.sha) return Promise.resolve('7.0.15');
       sent.push('EVALSHA');
       return Promise.resolve(1);
     },
-    eval: () => {
+    eval: (source) => {
+      if (source === version.source) return Promise.resolve('7.0.15');
       sent.push('EVAL');
       return Promise.resolve(1);
     },

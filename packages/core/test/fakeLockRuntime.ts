@@ -7,7 +7,7 @@ import type { LocalHandoffs } from '../src/handoff/LocalHandoffs.js';
 import { heldLock, type HeldLock } from '../src/lock/HeldLock.js';
 import type { AttemptContext, LockKind, WaitContext } from '../src/lock/LockKind.js';
 import type { Backoff } from '../src/lock/spinToAcquire.js';
-import type { ChannelSubscription } from '../src/pubsub/ChannelHub.js';
+import type { ChannelMark, ChannelSubscription } from '../src/pubsub/ChannelHub.js';
 import type { CoreRuntime } from '../src/runtime/CoreRuntime.js';
 import type { Call, Command } from '../src/scripts/Command.js';
 import type { Script } from '../src/scripts/Script.js';
@@ -40,6 +40,8 @@ export class FakeSubscription implements ChannelSubscription {
   readonly sleeps: number[] = [];
   passedWakes = 0;
   released = false;
+  /** Messages the channel had since the runtime's `mark` was taken. */
+  messagesSinceMark = 0;
   #wake: (() => void) | undefined;
 
   sleep(
@@ -76,6 +78,10 @@ export class FakeSubscription implements ChannelSubscription {
     this.passedWakes++;
   }
 
+  missedNothingSince(mark: ChannelMark | undefined): boolean {
+    return mark !== undefined && this.messagesSinceMark === 0;
+  }
+
   release(): void {
     this.released = true;
   }
@@ -93,6 +99,7 @@ export interface FakeRuntimeOptions {
 export class FakeLockRuntime implements CoreRuntime {
   readonly clientId = 'client';
   readonly watchdogTimeout = 30_000;
+  readonly defaultWaitTime = Infinity;
   readonly emitter = new EventEmitter<LockClientEvents>();
   readonly events = lockEvents(this.emitter);
   readonly subscription = new FakeSubscription();
@@ -103,6 +110,8 @@ export class FakeLockRuntime implements CoreRuntime {
   readonly localHandoffs: LocalHandoffs | undefined;
   readonly confirmReplicas: CoreRuntime['confirmReplicas'];
   closed = false;
+  /** What `channelMark` answers: set it for a channel subscribed before the first attempt. */
+  mark: ChannelMark | undefined;
   answer: (attempt: AttemptContext) => Answer;
   #ids = 0;
 
@@ -150,6 +159,10 @@ export class FakeLockRuntime implements CoreRuntime {
 
   newHoldId(): string {
     return `h${++this.#ids}`;
+  }
+
+  channelMark(): ChannelMark | undefined {
+    return this.mark;
   }
 
   async join(channel: string): Promise<ChannelSubscription> {

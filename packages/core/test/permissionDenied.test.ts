@@ -18,6 +18,17 @@ const REPLIES = {
     "ERR The user executing the script can't publish to the channel mentioned in the command script: 852e09c5, on @user_script:1.",
 };
 
+// Redis 8.0.2's and Valkey 8.1.1's, which differ from 7.0's (7.2 changed them).
+const REPLIES_8 = {
+  evalsha: "NOPERM User acl-user has no permissions to run the 'evalsha' command",
+  keys: 'NOPERM No permissions to access a key',
+  channels: 'NOPERM No permissions to access a channel',
+  scriptCommand:
+    "ERR ACL failure in script: User acl-user has no permissions to run the 'publish' command script: 28e650f6, on @user_script:1.",
+  scriptKey: 'ERR ACL failure in script: No permissions to access a key script: eefb072c, on @user_script:1.',
+  scriptChannel: 'ERR ACL failure in script: No permissions to access a channel script: 9adc094c, on @user_script:1.',
+};
+
 const script = defineScript(
   'test/acl',
   "redis.call('hincrby', KEYS[1], 'f', 1)\nredis.call(ARGV[1], KEYS[2], '0')\nreturn redis.call('pexpire', KEYS[1], 5)",
@@ -74,6 +85,14 @@ describe('PermissionDeniedError from a script call', () => {
     const error = await refusal(REPLIES.scriptCommand);
     expect(error.missing).toBe('command');
     expect(error.message).toContain('hincrby, pexpire, publish or spublish');
+  });
+
+  it.each(Object.entries(REPLIES_8))('knows Redis 8 and Valkey 8 for %s', async (what, reply) => {
+    const error = await refusal(reply);
+    expect(error.missing).toBe(
+      { keys: 'key', scriptKey: 'key', channels: 'channel', scriptChannel: 'channel' }[what] ?? 'command',
+    );
+    if (what === 'scriptCommand') expect(error.message).toContain("run the command 'publish'");
   });
 
   it('leaves other errors alone', () => {

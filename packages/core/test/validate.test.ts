@@ -45,6 +45,11 @@ describe('acquire options', () => {
     [{ leaseTime: Infinity }, 'options.leaseTime'],
     [{ leaseTime: 1.5 }, 'options.leaseTime'],
     [{ leaseTime: '100' }, 'options.leaseTime'],
+    [{ maxHoldTime: 0 }, 'options.maxHoldTime'],
+    [{ maxHoldTime: -1 }, 'options.maxHoldTime'],
+    [{ maxHoldTime: Infinity }, 'options.maxHoldTime'],
+    [{ maxHoldTime: '100' }, 'options.maxHoldTime'],
+    [{ maxHoldTime: 1_000, leaseTime: 500 }, 'options.maxHoldTime'],
     [{ waitTime: -5 }, 'options.waitTime'],
     [{ waitTime: Number.NaN }, 'options.waitTime'],
     [{ signal: {} }, 'options.signal'],
@@ -70,6 +75,10 @@ describe('client options', () => {
     [{ watchdogTimeout: -1 }, 'options.watchdogTimeout'],
     [{ commandTimeout: Number.NaN }, 'options.commandTimeout'],
     [{ commandTimeout: 0 }, 'options.commandTimeout'],
+    [{ defaultWaitTime: -1 }, 'options.defaultWaitTime'],
+    [{ defaultWaitTime: Number.NaN }, 'options.defaultWaitTime'],
+    [{ defaultWaitTime: 1.5 }, 'options.defaultWaitTime'],
+    [{ defaultWaitTime: '100' }, 'options.defaultWaitTime'],
     [{ pubsub: 'loud' }, 'options.pubsub'],
     [{ clientId: '' }, 'options.clientId'],
     [{ clientId: 'a:b' }, 'options.clientId'],
@@ -85,6 +94,12 @@ describe('client options', () => {
     [{ replicaSync: { timeout: 100, onFailure: 'throw' } }, 'options.replicaSync.onFailure'],
   ])('rejects %j naming %s', (options, argument) => {
     expectInvalid(() => new LockClient(untouchable(), options as never), argument);
+  });
+
+  it('waits without limit by default, and as long as defaultWaitTime says when given', () => {
+    expect(coreRuntime(new LockClient(untouchable())).defaultWaitTime).toBe(Infinity);
+    expect(new LockClient(untouchable(), { defaultWaitTime: 2_000 }).options.defaultWaitTime).toBe(2_000);
+    expect(coreRuntime(new LockClient(untouchable(), { defaultWaitTime: 0 })).defaultWaitTime).toBe(0);
   });
 
   it('leaves replica sync off by default and applies its defaults when on', () => {

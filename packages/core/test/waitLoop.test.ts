@@ -94,6 +94,20 @@ describe('waitLoop', () => {
     expect(log).toEqual(['attempt at 0', 'set up', 'attempt at 0', 'sleep 50 after 2', 'attempt at 50']);
   });
 
+  it('sleeps at once after a set-up that says nothing was missed since the failed attempt', async () => {
+    const { wait: base, log } = loop({ freeAfter: 1, ttl: 50 });
+    const onBusy = vi.fn();
+    const taking = waitLoop({
+      ...base,
+      onBusy,
+      sleeper: { setUp: async () => base.sleeper as Sleep<typeof HOLD>, missedNothing: () => true },
+    });
+    await vi.runAllTimersAsync();
+    expect(await taking).toBe(HOLD);
+    expect(log).toEqual(['attempt at 0', 'sleep 50 after 1', 'attempt at 50']);
+    expect(onBusy).toHaveBeenCalledTimes(1);
+  });
+
   it('a set-up comes even when the wait has no time left: the attempt after it is what catches a release in between', async () => {
     const { wait: base, log } = loop({ waitTime: 10, ttl: 50 });
     const taking = waitLoop({

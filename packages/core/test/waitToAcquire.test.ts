@@ -6,6 +6,9 @@ import type { Passed, Receiver } from '../src/handoff/HandoffReceiver.js';
 import { waitToAcquire, type AcquireLoop } from '../src/lock/acquisition/waitToAcquire.js';
 import { FakeSubscription } from './fakeLockRuntime.js';
 
+// A mark of a channel subscribed before the first attempt (the fake subscription decides what it missed).
+const MARK = { channel: 'channel' };
+
 const taken = (hold: string): Passed<null> => ({ hold, grant: null, acquiredAt: 0 });
 
 /** A receiver whose passes the test makes: `pass` offers a hold (or nothing) and ends the sleep. */
@@ -70,6 +73,38 @@ describe('waitToAcquire', () => {
     expect(given).toEqual([]);
     expect(receiver.closed).toBe(true);
     expect(subscription.released).toBe(true);
+  });
+
+  it('after a first attempt on a channel that missed nothing since, sleeps with no second attempt', async () => {
+    const attempt = vi.fn(async () => 10_000);
+    const { loop, subscription } = lockLoop({ attempt, firstTtl: 5_000, firstMark: MARK });
+    void waitToAcquire(loop);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempt).not.toHaveBeenCalled();
+    expect(subscription.sleeps).toEqual([5_000]);
+  });
+
+  it('after a first attempt on a channel that had a message since, tries again before the sleep', async () => {
+    const attempt = vi.fn(async () => 10_000);
+    const { loop, subscription } = lockLoop({ attempt, firstTtl: 5_000, firstMark: MARK });
+    subscription.messagesSinceMark = 1;
+    void waitToAcquire(loop);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempt).toHaveBeenCalledTimes(1);
+    expect(subscription.sleeps).toEqual([10_000]);
+  });
+
+  it('a pass that came before the sleep began ends it at once: the hold, with no sleep', async () => {
+    const { loop, subscription, receiver } = lockLoop({ firstTtl: 5_000, firstMark: MARK });
+    const waiting = waitToAcquire({
+      ...loop,
+      join: async () => {
+        receiver.pass(taken('passed'));
+        return subscription;
+      },
+    });
+    expect(await waiting).toEqual(taken('passed'));
+    expect(subscription.sleeps).toEqual([]);
   });
 
   it('a pass while an attempt that also took the lock was in flight: one hold is enough, the pass goes back', async () => {

@@ -34,7 +34,7 @@ describe.each(BACKENDS)('A paused FencedLock holder on $adapter/$topology', ({ a
     // The holder resumes straight into its write, before anything could tell it the lease ended.
     holder.send('write');
     holder.signal('SIGCONT');
-    expect(JSON.parse(await holder.line())).toEqual({ accepted: false, aborted: true, release: 'LockNotHeldError' });
+    expect(JSON.parse(await holder.line())).toEqual({ accepted: false, aborted: true, release: 'LockLostError' });
     await holder.finish();
     expect(await storage.read(resource)).toBe('parent');
     expect(await new FencedLock(client, name).isHeldBy(held.owner)).toBe(true);

@@ -1,5 +1,5 @@
-import { LockLostError, LockNotHeldError, type HeldLock } from '@deadbolt/core';
-import { checkDuration } from '@deadbolt/core/kit';
+import { LockLostError, LockNotHeldError, type ExtendOptions, type HeldLock } from '@deadbolt/core';
+import { checkDuration, checkExtendOptions, watchLoss } from '@deadbolt/core/kit';
 import { LockGroupError } from './LockGroupError.js';
 import { settleMembers, withTimeout } from './settleMembers.js';
 
@@ -48,9 +48,13 @@ export class HeldLockGroup implements AsyncDisposable {
   readonly #total: number;
   readonly #memberTimeout: number | undefined;
   readonly #controller = new AbortController();
-  // The listeners on the members' signals, taken off on release. (An `addEventListener` with a
-  // `signal` option to remove them would cost ten times as much per member.)
-  readonly #watching = new Map<HeldLock, () => void>();
+  // Whether the signal aborted, known without it: Node creates a signal only when asked for, at a
+  // cost of microseconds, which a group that is never lost need not pay.
+  #lost = false;
+  // The members found lost, known without their signals (see watchLoss).
+  readonly #lostMembers = new Set<HeldLock>();
+  // What stops watching each member, called on release.
+  readonly #unwatch: (() => void)[] = [];
   // The acquisitions in flight, each settling once its grant joined the group or was given back.
   readonly #pending = new Set<Promise<void>>();
   #released = false;
@@ -62,9 +66,8 @@ export class HeldLockGroup implements AsyncDisposable {
     this.#needed = hold.needed;
     this.#total = hold.total;
     this.#memberTimeout = hold.memberTimeout;
+    // A member lost between its acquisition and now is reported as it is watched.
     for (const member of this.#members) this.#watch(member);
-    // A member may have been lost between its acquisition and now.
-    this.#checkQuorum(this.#members.find((member) => member.signal.aborted));
     for (const late of hold.pending ?? []) {
       const settled = late.then(
         (member) => (member ? this.#join(member) : undefined),
@@ -85,6 +88,15 @@ export class HeldLockGroup implements AsyncDisposable {
     return this.#controller.signal;
   }
 
+  /**
+   * `true` while the watchdog keeps the members alive: the group was taken without `leaseTime`, no
+   * extend has set a fixed lease since, and it was neither lost nor released; {@link HeldLockGroup.extend} then needs
+   * `stopWatchdog: true`.
+   */
+  get keptByWatchdog(): boolean {
+    return !this.#released && !this.#lost && this.#members.some((member) => member.keptByWatchdog);
+  }
+
   /** `true` once {@link HeldLockGroup.release} was called. */
   get released(): boolean {
     return this.#released;
@@ -94,18 +106,24 @@ export class HeldLockGroup implements AsyncDisposable {
    * Releases every member at once, best effort: a member that fails does not keep the others
    * held. A member acquisition still in flight is given back when it grants, and waited for as
    * long as a member's release. Once called, the group counts as released whatever the outcome.
+   * Releases as a `HeldLock` does: resolves once released, rejects with a `LockLostError` for a
+   * group that was lost, and with `LockNotHeldError` when called again.
    *
+   * @throws `LockLostError` when the group was lost: its signal had aborted (the error is its
+   *   `reason`), or the release found so many members gone that too few had stood (its signal
+   *   aborts with the error then). Members still held are released all the same.
    * @throws `LockNotHeldError` when called again
    * @throws {@link LockGroupError} listing every member that failed, when enough failed that the
    *   group could still keep others out: any member of a MultiLock, more than N minus the quorum
-   *   of a RedLock over N deployments. Each failed member can be released again on its own.
+   *   of a RedLock over N deployments. Each failed member can be released again on its own. A lost
+   *   group rejects with this rather than its `LockLostError` when some of those members could not
+   *   be reached (they may still be held).
    */
   async release(): Promise<void> {
     if (this.#released)
       throw new LockNotHeldError('This lock group was already released', { lockName: this.#members[0]?.name });
     this.#released = true;
-    for (const [member, listener] of this.#watching) member.signal.removeEventListener('abort', listener);
-    this.#watching.clear();
+    for (const unwatch of this.#unwatch.splice(0)) unwatch();
     const lockName = this.#members[0]?.name ?? '';
     const [failures] = await Promise.all([
       settleMembers(this.#members, (member) => member.release(), this.#memberTimeout),
@@ -113,28 +131,41 @@ export class HeldLockGroup implements AsyncDisposable {
         [...this.#pending].map((late) => withTimeout(late, this.#memberTimeout, lockName).catch(() => undefined)),
       ),
     ]);
-    // Members left held beyond this many leave too few for anyone else to gather what the group needs.
+    // Members the release found gone count against what the group needs, as those lost before it
+    // do; one whose release could not reach Redis may still be held.
+    for (const { member, error } of failures) if (error instanceof LockLostError) this.#memberLost(member);
+    const unreached = failures.some(({ error }) => !(error instanceof LockLostError));
+    if (this.#lost && !unreached) throw this.signal.reason;
+    // Members left held beyond this many leave too few for anyone else to gather what the group
+    // needs: they are named, lost group or not, so that they can be released again.
     if (failures.length > this.#total - this.#needed) throw new LockGroupError('release', failures);
+    if (this.#lost) throw this.signal.reason;
   }
 
   /**
-   * Sets every member's lease to `leaseTime` from now, at once (a member the watchdog was renewing
-   * keeps a fixed lease from then on). See `HeldLock.extend`.
+   * Sets every member's lease to `leaseTime` from now, at once. Members the watchdog keeps
+   * ({@link HeldLockGroup.keptByWatchdog}) get a fixed lease from then on, so the call must say so
+   * with `stopWatchdog: true`. See `HeldLock.extend`.
    *
-   * @throws `InvalidArgumentError` when `leaseTime` is not a positive whole number of milliseconds
-   * @throws `LockNotHeldError` when the group was released or lost already
+   * @throws `InvalidArgumentError` when `leaseTime` is not a positive whole number of milliseconds,
+   *   or naming `options.stopWatchdog` when the watchdog keeps the members and it is not `true`
+   * @throws `LockLostError` when the group was lost already (its signal's `reason`), as `release` does
+   * @throws `LockNotHeldError` when the group was released already
    * @throws {@link LockGroupError} when fewer members than the group needs could be extended
    */
-  async extend(leaseTime: number): Promise<void> {
+  async extend(leaseTime: number, options?: ExtendOptions): Promise<void> {
     checkDuration(leaseTime, 'leaseTime', { min: 1 });
-    if (this.#released || this.signal.aborted) {
-      throw new LockNotHeldError('This lock group is not held any more', {
-        lockName: this.#members[0]?.name,
-        cause: this.signal.reason,
-      });
-    }
+    checkExtendOptions(options, this.keptByWatchdog);
+    if (this.#released)
+      throw new LockNotHeldError('This lock group was released', { lockName: this.#members[0]?.name });
+    if (this.#lost) throw this.signal.reason;
     const members = [...this.#members];
-    const failures = await settleMembers(members, (member) => member.extend(leaseTime), this.#memberTimeout);
+    const stopWatchdog = { stopWatchdog: true };
+    const failures = await settleMembers(
+      members,
+      (member) => member.extend(leaseTime, stopWatchdog),
+      this.#memberTimeout,
+    );
     if (members.length - failures.length < this.#needed) throw new LockGroupError('extend', failures);
   }
 
@@ -143,31 +174,34 @@ export class HeldLockGroup implements AsyncDisposable {
     if (!this.#released) await this.release();
   }
 
+  // Without a listener on the member's signal (see watchLoss).
   #watch(member: HeldLock): void {
-    const listener = () => this.#checkQuorum(member);
-    this.#watching.set(member, listener);
-    member.signal.addEventListener('abort', listener, { once: true });
+    this.#unwatch.push(watchLoss(member, () => this.#memberLost(member)));
   }
 
-  #checkQuorum(lost: HeldLock | undefined): void {
-    if (lost === undefined || this.signal.aborted) return;
-    const live = this.#members.filter((member) => !member.signal.aborted).length;
+  // Counts `lost` out, and aborts the group's signal once too few members stand.
+  #memberLost(lost: HeldLock): void {
+    this.#lostMembers.add(lost);
+    if (this.#lost) return;
+    const live = this.#members.length - this.#lostMembers.size;
     if (live >= this.#needed) return;
     const reason: unknown = lost.signal.reason;
     const why = reason instanceof Error ? `: ${reason.message}` : '';
+    this.#lost = true;
     this.#controller.abort(
       new LockLostError(
         `Lock group lost member "${lost.name}"${why}; ${live} of ${this.#needed} needed members remain held`,
         {
           lockName: lost.name,
           cause: reason,
+          reason: reason instanceof LockLostError ? reason.reason : 'gone',
         },
       ),
     );
   }
 
   async #join(member: HeldLock): Promise<void> {
-    if (this.#released || this.signal.aborted) {
+    if (this.#released || this.#lost) {
       await member.release().catch(() => undefined);
       return;
     }

@@ -10,6 +10,7 @@ import {
   checkFunction,
   currentOwner,
   isLock,
+  lockRuntime,
   releaseAfter,
   reserveOwner,
   runAsOwner,
@@ -55,7 +56,8 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
   }
 
   /**
-   * Takes the group, waiting as long as `options.waitTime` (default: no limit). `leaseTime`,
+   * Takes the group, waiting as long as `options.waitTime` (default: the shortest
+   * `defaultWaitTime` of the members' clients, without one no limit). `leaseTime`, `maxHoldTime`,
    * `signal` and `owner` apply to every member.
    *
    * @throws `LockWaitTimeoutError` when the wait time runs out
@@ -63,7 +65,10 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
    * @throws `RedisUnavailableError`, `InvalidArgumentError`, `ClientClosedError`
    */
   async acquire(options?: AcquireOptions): Promise<Held> {
-    const checked = checkAcquireOptions(options, Infinity);
+    const checked = checkAcquireOptions(
+      options,
+      Math.min(...this.locks.map((lock) => lockRuntime(lock.client).defaultWaitTime)),
+    );
     const held = await this.#acquireGroup(checked);
     if (!held) throw new LockWaitTimeoutError(this.name, checked.waitTime);
     return held;
@@ -86,8 +91,10 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
    * `fn` gets a signal that aborts when the group is lost; stop writing when it does.
    *
    * @returns what `fn` returns
-   * @throws what `fn` throws; else a `LockLostError` when the group was lost while `fn` ran, even
-   *   if `fn` returned normally; else what {@link LockGroup.acquire} and `release` throw
+   * @throws the group's `LockLostError` when the group was lost while `fn` ran, even if `fn`
+   *   returned normally, and when `fn` rejected because the signal aborted, whatever API the
+   *   signal went through (see `releaseAfter` in `@deadbolt/core/kit`); else what `fn` throws;
+   *   else what {@link LockGroup.acquire} and `release` throw
    */
   async withLock<T>(fn: (signal: AbortSignal, held: Held) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
     checkFunction(fn, 'fn');
@@ -123,15 +130,16 @@ export abstract class LockGroup<Held extends HeldLockGroup> {
 }
 
 /**
- * The options one member is acquired with in a group attempt: the group's lease, signal and
- * the member's owner, with the given wait. For lock group authors.
+ * The options one member is acquired with in a group attempt: the group's lease (or maximum
+ * hold time), signal and the member's owner, with the given wait. For lock group authors.
  */
 export function memberOptions(attempt: GroupAttempt, index: number, waitTime: number): AcquireOptions {
-  const { leaseTime, signal } = attempt.options;
+  const { leaseTime, maxHoldTime, signal } = attempt.options;
   return {
     waitTime,
     owner: attempt.owners[index] ?? attempt.owner,
     ...(leaseTime === undefined ? {} : { leaseTime }),
+    ...(maxHoldTime === undefined ? {} : { maxHoldTime }),
     ...(signal === undefined ? {} : { signal }),
   };
 }

@@ -4,7 +4,7 @@ import { LockError, type HeldLock } from '@deadbolt/core';
 export interface MemberFailure {
   /** The member's hold; a failed release can be retried on it. */
   readonly member: HeldLock;
-  /** Why it failed: usually a `LockNotHeldError` (lost) or a `RedisUnavailableError`. */
+  /** Why it failed: usually a `LockLostError` (lost) or a `RedisUnavailableError`. */
   readonly error: LockError;
 }
 

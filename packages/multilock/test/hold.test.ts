@@ -2,9 +2,9 @@
 // slots), on both adapters: leases trimmed to the one asked for, the watchdog renewing every
 // member, a lost member aborting the signal, extend, owners and withLock.
 import { BACKENDS, eventually, sleep } from '@deadbolt/conformance';
-import { LockLostError, LockNotHeldError } from '@deadbolt/core';
+import { LockLostError, LockNotHeldError, LockWaitTimeoutError } from '@deadbolt/core';
 import { FairLock } from '@deadbolt/fair-lock';
-import { HeldLockGroup, LockGroupError, MultiLock } from '@deadbolt/multilock';
+import { HeldLockGroup, MultiLock } from '@deadbolt/multilock';
 import { describe, expect, it } from 'vitest';
 import { useGroupContext } from './groupContext.js';
 
@@ -30,13 +30,8 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     // little before Redis, counting from the request's arrival, ends the members.
     const allEnded = async () => (await Promise.all(locks.map((lock) => lock.isLocked()))).every((locked) => !locked);
     expect(await eventually(allEnded, 1_000, 5)).toBe(true);
-    const failure = await held.release().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(LockGroupError);
-    expect((failure as LockGroupError).failures.map(({ error }) => error)).toEqual([
-      expect.any(LockNotHeldError),
-      expect.any(LockNotHeldError),
-      expect.any(LockNotHeldError),
-    ]);
+    // A group that was lost releases as a lost hold does: with its signal's LockLostError.
+    await expect(held.release()).rejects.toBe(held.signal.reason);
     await ctx.nothingLeft(keys);
   });
 
@@ -52,7 +47,30 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     await ctx.nothingLeft(keys);
   });
 
-  it('a member lost while held aborts the signal; release gives back the others and names the lost one', async () => {
+  it("a group waits the shortest defaultWaitTime of its members' clients when the call gives none", async () => {
+    const [one, two] = [await ctx.client({ defaultWaitTime: 300 }), await ctx.client({ defaultWaitTime: 60_000 })];
+    const { locks, keys } = ctx.mixedMembers(one, two, 'default-wait');
+    const held = await new MultiLock(locks).acquire();
+    const timedOut = await new MultiLock(locks).acquire().catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(LockWaitTimeoutError);
+    expect(timedOut).toMatchObject({ waitTime: 300 });
+    await held.release();
+    await ctx.nothingLeft(keys);
+  });
+
+  it('a group taken with maxHoldTime ends when its members reach it', async () => {
+    const [one, two] = [await ctx.client({ watchdogTimeout: 600 }), await ctx.client({ watchdogTimeout: 600 })];
+    const { locks, keys } = ctx.mixedMembers(one, two, 'max-hold');
+    const held = await new MultiLock(locks).acquire({ maxHoldTime: 1_000 });
+    expect(held.keptByWatchdog).toBe(true);
+    expect(await eventually(() => held.signal.aborted, 3_000)).toBe(true);
+    expect(held.signal.reason).toMatchObject({ reason: 'maxHoldTimeReached' });
+    await expect(held.extend(1_000)).rejects.toBe(held.signal.reason);
+    await expect(held.release()).rejects.toBe(held.signal.reason);
+    await ctx.nothingLeft(keys);
+  });
+
+  it('a member lost while held aborts the signal; release gives back the others and rejects with the loss', async () => {
     const [one, two, third] = [
       await ctx.client({ watchdogTimeout: 1_500 }),
       await ctx.client({ watchdogTimeout: 1_500 }),
@@ -64,12 +82,7 @@ describe.each(BACKENDS)('held MultiLock on $adapter/$topology', ({ adapter, topo
     expect(await eventually(() => held.signal.aborted)).toBe(true);
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     expect((held.signal.reason as LockLostError).lockName).toBe(locks[1].name);
-    const failure = await held.release().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(LockGroupError);
-    const { operation, failures } = failure as LockGroupError;
-    expect(operation).toBe('release');
-    expect(failures.map(({ member }) => member.name)).toEqual([locks[1].name]);
-    expect(failures[0]!.error).toBeInstanceOf(LockNotHeldError);
+    await expect(held.release()).rejects.toBe(held.signal.reason);
     await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
     await ctx.nothingLeft(keys);
   });

@@ -1,4 +1,4 @@
-import type { Attributes, Context, SpanContext } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 
 /** A hold the instrumentation saw being granted, kept until its release or loss. */
 export interface TrackedHold {
@@ -6,16 +6,10 @@ export interface TrackedHold {
   readonly name: string;
   /** The owner id the events name. */
   readonly owner: string;
-  /** The lock's kind, for the name of the hold's span. */
-  readonly kind: string;
   /** Its kind and name attributes, so that the end of the hold is counted against the same series. */
   readonly attributes: Attributes;
-  /** When it was granted, in epoch milliseconds: a lost hold's span starts here. */
-  readonly grantedAt: number;
-  /** The context active at the grant: the parent of the hold's span. */
-  readonly context: Context;
-  /** The span of the acquisition that granted it, for the hold's span to link to. */
-  readonly acquisition: SpanContext | undefined;
+  /** Its span, started at the grant and ended at its release or loss; none without traces. */
+  readonly span: Span | undefined;
 }
 
 /**
@@ -40,6 +34,11 @@ export class HoldBook {
     const stack = this.#holds.get(key);
     if (stack) stack.push(hold);
     else this.#holds.set(key, [hold]);
+  }
+
+  /** The latest hold of `name` by `owner`, kept; `undefined` when there is none. */
+  latest(name: string, owner: string): TrackedHold | undefined {
+    return this.#holds.get(holdKey(name, owner))?.at(-1);
   }
 
   /** The latest hold of `name` by `owner`, removed; `undefined` when it was granted before the instrumentation started. */

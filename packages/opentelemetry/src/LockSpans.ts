@@ -8,7 +8,14 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import { ATTR_LOCK_OUTCOME, type AcquisitionOutcome } from './attributes.js';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_LOCK_LOSS_REASON,
+  ATTR_LOCK_OUTCOME,
+  errorType,
+  type AcquisitionOutcome,
+  type LossReason,
+} from './attributes.js';
 import type { TrackedHold } from './HoldBook.js';
 
 /** The current time in epoch milliseconds, on the monotonic clock the events' durations use. */
@@ -17,10 +24,12 @@ export function epochNow(): number {
 }
 
 /**
- * Records a client's events as spans, after the fact: `deadbolt.acquire <kind>` from the
- * acquisition call to its outcome, `deadbolt.hold <kind>` from the grant to the release (or the
- * loss), linked to the acquisition that granted it. Each span starts at a time computed from the
- * event's duration and ends when the event arrives; none is ever the active span.
+ * Records a client's events as spans: `deadbolt.acquire <kind>` from the acquisition call to its
+ * outcome, recorded after the fact with a start computed from the event's duration, and
+ * `deadbolt.hold <kind>` from the grant to the release (or the loss), started at the grant and
+ * linked to the acquisition that granted it. A failure sets the span's status to `ERROR` with the
+ * error's message and its `error.type`, as OpenTelemetry's conventions for errors say (no
+ * exception event).
  */
 export class LockSpans {
   readonly #tracer: Tracer;
@@ -52,20 +61,30 @@ export class LockSpans {
     return span.spanContext();
   }
 
-  /** A hold of a lock of `kind` was released after `heldMs`; `hold` when its grant was seen. */
-  released(kind: string, heldMs: number, lock: Attributes, hold: TrackedHold | undefined): void {
-    const now = epochNow();
-    this.#hold(kind, now - heldMs, lock, hold?.context ?? context.active(), hold?.acquisition).end(now);
+  /** A hold of a lock of `kind` was granted by `acquisition`: its span starts, a child of the context active now. */
+  granted(kind: string, lock: Attributes, acquisition: SpanContext): Span {
+    return this.#hold(kind, epochNow(), lock, context.active(), acquisition);
   }
 
   /**
-   * A hold was lost with `error`. Only a hold whose grant was seen gets a span: the kind and the
-   * start of any other are not known.
+   * A hold of a lock of `kind` was released after `heldMs`; `hold` when its grant was seen, else
+   * its span is recorded now, from a start computed from `heldMs`.
    */
-  lost(hold: TrackedHold | undefined, error: unknown): void {
-    if (!hold) return;
-    const span = this.#hold(hold.kind, hold.grantedAt, hold.attributes, hold.context, hold.acquisition);
-    fail(span, error);
+  released(kind: string, heldMs: number, lock: Attributes, hold: TrackedHold | undefined): void {
+    const now = epochNow();
+    (hold?.span ?? this.#hold(kind, now - heldMs, lock, context.active(), undefined)).end(now);
+  }
+
+  /**
+   * A hold was lost for `reason` with `error`. Only a hold whose grant was seen has a span. A
+   * fixed lease that ran out under its holder is how such a hold ends, not a failure: its span
+   * ends without an error status.
+   */
+  lost(hold: TrackedHold | undefined, reason: LossReason, error: unknown): void {
+    const span = hold?.span;
+    if (!span) return;
+    span.setAttribute(ATTR_LOCK_LOSS_REASON, reason);
+    if (reason !== 'lease_ended') fail(span, error);
     span.end(epochNow());
   }
 
@@ -86,6 +105,6 @@ export class LockSpans {
 }
 
 function fail(span: Span, error: unknown): void {
-  if (error instanceof Error) span.recordException(error);
+  span.setAttribute(ATTR_ERROR_TYPE, errorType(error));
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }

@@ -1,14 +1,18 @@
 import { context, metrics as globalMetrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import type { LockClient, LockClientEvents } from '@deadbolt/core';
-import { lockAttributes, outcomeOf } from './attributes.js';
+import { lockAttributes, lossReasonOf, outcomeOf } from './attributes.js';
 import { HoldBook } from './HoldBook.js';
 import { LockMetrics } from './LockMetrics.js';
-import { epochNow, LockSpans } from './LockSpans.js';
+import { LockSpans } from './LockSpans.js';
 import { lockNameMapper, type LockNameMapper, type LockNamePolicy } from './lockNames.js';
+import { INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION } from './scope.js';
 
 /** Options of {@link instrumentLockClient}. */
 export interface LockInstrumentationOptions {
-  /** Where the metrics go; the global meter provider of `@opentelemetry/api` by default. */
+  /**
+   * Where the metrics go; the global meter provider of `@opentelemetry/api` by default, looked up
+   * at each record: what is recorded before the SDK starts is lost, what is recorded after arrives.
+   */
   readonly meterProvider?: MeterProvider;
   /** Where the spans go; the global tracer provider of `@opentelemetry/api` by default. */
   readonly tracerProvider?: TracerProvider;
@@ -22,14 +26,26 @@ export interface LockInstrumentationOptions {
 
 /** What {@link instrumentLockClient} returns: stop it to take its listeners off the client. */
 export interface LockInstrumentation {
-  /** Removes every listener the instrumentation added to the client; idempotent. Spans of holds still open are not recorded. */
+  /**
+   * Runs `fn` with the span of `held` (`deadbolt.hold <kind>`) as the active span, so the spans
+   * your code starts in it are its children. Opt-in, per callback: call it inside `withLock`'s
+   * callback, `lock.withLock((signal, held) => telemetry.inHoldSpan(held, () => work(signal)))`.
+   * Runs `fn` as it is when there is no such span (traces off, or a hold granted before the
+   * instrumentation started).
+   *
+   * @param held - the hold whose span to make active: its lock name and owner
+   * @param fn - the work to run in it
+   * @returns what `fn` returns
+   */
+  readonly inHoldSpan: <T>(held: { readonly name: string; readonly owner: string }, fn: () => T) => T;
+  /**
+   * Removes every listener the instrumentation added to the client and stops reporting the held
+   * and waiting counts; idempotent. Spans of holds still open are not recorded.
+   */
   readonly stop: () => void;
   /** {@link LockInstrumentation.stop}, for `using`. */
   [Symbol.dispose](): void;
 }
-
-/** The instrumentation scope of the meter and the tracer. */
-export const INSTRUMENTATION_SCOPE = '@deadbolt/opentelemetry';
 
 // Spelled as Node's typed EventEmitter spells its listeners, so that `client.on` takes one generically.
 type Listener<Event extends keyof LockClientEvents> = Event extends keyof LockClientEvents
@@ -44,10 +60,10 @@ type Listener<Event extends keyof LockClientEvents> = Event extends keyof LockCl
  * acquisition). Call it once per client, before the locks are used: a hold granted earlier is not
  * counted as held, and its span has no link.
  *
- * The spans are recorded from the events after the fact, with start times computed from the
- * events' durations. Their parent is the context active when the lock was acquired (with a
- * context manager that follows async calls, the span around your `acquire` call), but they are
- * never made active themselves: the work your code does while holding a lock is not their child.
+ * Their parent is the context active when the lock was acquired (with a context manager that
+ * follows async calls, the span around your `acquire` call). They are not made active on their
+ * own: the work your code does while holding a lock is a child of its hold's span only inside
+ * {@link LockInstrumentation.inHoldSpan}.
  *
  * @param client - the lock client to observe
  * @param options - where the telemetry goes, and what it says of lock names
@@ -58,27 +74,35 @@ export function instrumentLockClient(
   options: LockInstrumentationOptions = {},
 ): LockInstrumentation {
   const lockName = lockNameMapper(options.lockNames ?? 'drop');
-  const meter =
+  const { meterProvider } = options;
+  // The global tracer provider is a proxy that follows the SDK's once it starts; the meter provider is not.
+  const lockMetrics =
     options.metrics === false
       ? undefined
-      : (options.meterProvider ?? globalMetrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
+      : new LockMetrics(meterProvider ? () => meterProvider : () => globalMetrics.getMeterProvider());
   const tracer =
     options.traces === false
       ? undefined
-      : (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+      : (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION);
   const removals: (() => void)[] = [];
   const listen = <Event extends keyof LockClientEvents>(event: Event, listener: Listener<Event>): void => {
     client.on(event, listener);
     removals.push(() => client.off(event, listener));
   };
-  const lockMetrics = meter && new LockMetrics(meter);
   const spans = tracer && new LockSpans(tracer);
-  if (lockMetrics || spans) listenToLocks(listen, new HoldBook(client.id), lockName, lockMetrics, spans);
+  const book = new HoldBook(client.id);
+  if (lockMetrics || spans) listenToLocks(listen, book, lockName, lockMetrics, spans);
+  if (lockMetrics) listenToWaits(listen, lockName, lockMetrics);
   if (lockMetrics) listenToWatchdog(listen, lockMetrics);
   const stop = () => {
     for (const remove of removals.splice(0)) remove();
+    lockMetrics?.stop();
   };
-  return { stop, [Symbol.dispose]: stop };
+  const inHoldSpan = <T>(held: { readonly name: string; readonly owner: string }, fn: () => T): T => {
+    const span = book.latest(held.name, held.owner)?.span;
+    return span ? context.with(trace.setSpan(context.active(), span), fn) : fn();
+  };
+  return { inHoldSpan, stop, [Symbol.dispose]: stop };
 }
 
 type Listen = <Event extends keyof LockClientEvents>(event: Event, listener: Listener<Event>) => void;
@@ -95,13 +119,14 @@ function listenToLocks(
     const attributes = lockAttributes(lockName, name, kind);
     metrics?.acquisition('taken', waitedMs, attributes);
     const acquisition = spans?.acquisition(kind, 'taken', waitedMs, attributes);
-    book.add({ name, owner, kind, attributes, grantedAt: epochNow(), context: context.active(), acquisition });
+    const span = acquisition && spans?.granted(kind, attributes, acquisition);
+    book.add({ name, owner, attributes, span });
   });
   // A taken wait is followed by its `acquired` event at once, which records it.
   listen('waitEnded', ({ name, kind, waitedMs, outcome, error }) => {
     if (outcome === 'taken') return;
     const attributes = lockAttributes(lockName, name, kind);
-    metrics?.acquisition(outcomeOf(outcome), waitedMs, attributes);
+    metrics?.acquisition(outcomeOf(outcome), waitedMs, attributes, error);
     spans?.acquisition(kind, outcomeOf(outcome), waitedMs, attributes, error);
   });
   listen('released', ({ name, kind, owner, heldMs }) => {
@@ -110,17 +135,23 @@ function listenToLocks(
     metrics?.released(heldMs, attributes, hold);
     spans?.released(kind, heldMs, attributes, hold);
   });
-  listen('lockLost', ({ key, field, error }) => {
+  listen('lockLost', ({ key, field, reason, error }) => {
     const hold = book.takeLost(key, field);
-    metrics?.lost(hold);
-    spans?.lost(hold, error);
+    metrics?.lost(lossReasonOf(reason), hold);
+    spans?.lost(hold, lossReasonOf(reason), error);
   });
+}
+
+// The acquisitions waiting now: metrics only, as each wait's span is its acquisition's.
+function listenToWaits(listen: Listen, lockName: LockNameMapper, metrics: LockMetrics): void {
+  listen('waitStarted', ({ name, kind }) => metrics.waiting(lockAttributes(lockName, name, kind), 1));
+  listen('waitEnded', ({ name, kind }) => metrics.waiting(lockAttributes(lockName, name, kind), -1));
 }
 
 // The watchdog's batches: metrics only, as a batch belongs to no one acquisition or hold.
 function listenToWatchdog(listen: Listen, metrics: LockMetrics): void {
-  listen('renewed', ({ holds, lost }) => metrics.renewed(holds, lost));
-  listen('handledError', ({ operation }) => {
-    if (operation === 'renew') metrics.renewalFailed();
+  listen('renewed', ({ holds, lost, tookMs }) => metrics.renewed(holds, lost, tookMs));
+  listen('handledError', ({ operation, error }) => {
+    if (operation === 'renew') metrics.renewalFailed(error);
   });
 }

@@ -3,7 +3,7 @@
 // in-memory reader and exporter read back.
 import { createHash } from 'node:crypto';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { context, SpanStatusCode } from '@opentelemetry/api';
+import { context, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   BACKENDS,
   eventually,
@@ -14,11 +14,14 @@ import {
 } from '@deadbolt/conformance';
 import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClientEvents } from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
 import {
   ATTR_LOCK_KIND,
+  ATTR_LOCK_LOSS_REASON,
   ATTR_LOCK_NAME,
   ATTR_LOCK_OUTCOME,
   instrumentLockClient,
+  INSTRUMENTATION_SCOPE,
   LOCK_METRICS,
   type LockInstrumentationOptions,
 } from '../src/index.js';
@@ -36,6 +39,17 @@ const EVENTS: readonly (keyof LockClientEvents)[] = [
 const listeners = (client: LockClient) => EVENTS.map((event) => client.listenerCount(event));
 const lock = { [ATTR_LOCK_KIND]: 'lock' };
 const outcome = (value: string) => ({ ...lock, [ATTR_LOCK_OUTCOME]: value });
+const scope = `${INSTRUMENTATION_SCOPE}@${packageJson.version}`;
+
+// Runs `fn` with an async context manager, so that the active span follows async calls.
+async function withContextManager(fn: () => Promise<void>): Promise<void> {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  try {
+    await fn();
+  } finally {
+    context.disable();
+  }
+}
 
 describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useBackendContext(adapter, topology);
@@ -84,7 +98,7 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     expect(durationMs(acquisitions[2]!)).toBeGreaterThanOrEqual(50);
   });
 
-  it('a failed wait is an acquisition span with an error status', async () => {
+  it('a failed wait is an acquisition span with an error status and error.type, and no exception event', async () => {
     const { client, seen } = await instrumented();
     const holder = await ctx.client();
     const name = ctx.uniqueName('failed');
@@ -96,10 +110,13 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     await client.close();
     await closedOut;
     await held.release();
-    expect(await seen.sum(LOCK_METRICS.acquisitions, outcome('failed'))).toBe(1);
+    const failed = { ...outcome('failed'), 'error.type': 'ClientClosedError' };
+    expect(await seen.sum(LOCK_METRICS.acquisitions, failed)).toBe(1);
+    expect((await seen.histogram(LOCK_METRICS.waitDuration, failed))?.count).toBe(1);
     const [span] = seen.spansNamed('deadbolt.acquire lock');
     expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'The lock client is closed' });
-    expect(span?.events.map((event) => event.name)).toEqual(['exception']);
+    expect(span?.attributes['error.type']).toBe('ClientClosedError');
+    expect(span?.events).toEqual([]);
   });
 
   it('holds: held goes up and down, hold durations, re-entered holds end last-in-first-out, each linked to its acquisition', async () => {
@@ -127,38 +144,132 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
     expect(outerHold?.attributes).toEqual(lock);
   });
 
-  it('the watchdog: renewed holds are counted', async () => {
+  it('the watchdog: renewed holds are counted, and each batch round trip in seconds', async () => {
     const { client, seen } = await instrumented({}, { watchdogTimeout: RENEWED_WATCHDOG_MS });
     const held = await client.lock(ctx.uniqueName('renewed')).acquire();
     expect(await eventually(async () => (await seen.sum(LOCK_METRICS.renewals, {})) >= 2, 2_000)).toBe(true);
+    const roundTrips = await seen.histogram(LOCK_METRICS.renewalDuration, {});
+    expect(roundTrips?.count).toBeGreaterThanOrEqual(2);
+    // Seconds: a local round trip is well under one.
+    expect(roundTrips?.sum).toBeGreaterThan(0);
+    expect(roundTrips?.sum).toBeLessThan(roundTrips!.count);
     await held.release();
-    expect(await seen.sum(LOCK_METRICS.losses, {})).toBe(0);
+    expect(await seen.series(LOCK_METRICS.losses)).toEqual([]);
   });
 
-  it('a lost lock: counted as lost and no longer held, its hold span ends with an error', async () => {
+  it('a lost lock: counted as lost, gone, and no longer held, its hold span ends with an error', async () => {
     const { client, seen } = await instrumented({}, { watchdogTimeout: 300 });
     const handle = client.lock(ctx.uniqueName('lost'));
     const held = await handle.acquire();
     await handle.forceUnlock();
-    expect(await eventually(async () => (await seen.sum(LOCK_METRICS.losses, lock)) === 1, 2_000)).toBe(true);
+    const gone = { ...lock, [ATTR_LOCK_LOSS_REASON]: 'gone' };
+    expect(await eventually(async () => (await seen.sum(LOCK_METRICS.losses, gone)) === 1, 2_000)).toBe(true);
     expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
     const [hold] = seen.spansNamed('deadbolt.hold lock');
     expect(hold?.status.code).toBe(SpanStatusCode.ERROR);
-    expect(hold?.events.map((event) => event.name)).toEqual(['exception']);
+    expect(hold?.attributes['error.type']).toBe('LockLostError');
+    expect(hold?.events).toEqual([]);
     expect(hold?.links).toHaveLength(1);
     await held.release().catch(() => undefined);
     expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
     expect(seen.spansNamed('deadbolt.hold lock')).toHaveLength(1);
   });
 
-  it('a fixed lease that runs out under its holder: counted as lost and no longer held, its hold span ended', async () => {
+  it('a fixed lease that runs out under its holder: counted as lost with reason lease_ended and no longer held, its hold span ended without an error', async () => {
     const { client, seen } = await instrumented();
     const held = await client.lock(ctx.uniqueName('lease-ran-out')).acquire({ leaseTime: 150 });
-    expect(await eventually(async () => (await seen.sum(LOCK_METRICS.losses, lock)) === 1, 2_000)).toBe(true);
+    const ended = { ...lock, [ATTR_LOCK_LOSS_REASON]: 'lease_ended' };
+    expect(await eventually(async () => (await seen.sum(LOCK_METRICS.losses, ended)) === 1, 2_000)).toBe(true);
     expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
-    expect(seen.spansNamed('deadbolt.hold lock').map((span) => span.status.code)).toEqual([SpanStatusCode.ERROR]);
+    const [span] = seen.spansNamed('deadbolt.hold lock');
+    expect(span?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(span?.attributes[ATTR_LOCK_LOSS_REASON]).toBe('lease_ended');
+    expect(span?.attributes['error.type']).toBeUndefined();
     await held.release().catch(() => undefined);
     expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
+  });
+
+  it('held goes back down on every end of a hold: one its release finds gone, one its client closes on', async () => {
+    const { client, seen } = await instrumented();
+    const handle = client.lock(ctx.uniqueName('ends'));
+    const forced = await handle.acquire();
+    await handle.forceUnlock();
+    await forced.release().catch(() => undefined);
+    expect(await seen.sum(LOCK_METRICS.losses, { ...lock, [ATTR_LOCK_LOSS_REASON]: 'gone' })).toBe(1);
+    await handle.acquire();
+    expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(1);
+    await client.close();
+    expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
+    expect(await seen.sum(LOCK_METRICS.losses, { ...lock, [ATTR_LOCK_LOSS_REASON]: 'client_closed' })).toBe(1);
+  });
+
+  it('waiting: the acquisitions waiting now, by kind, up while they wait and down when they end', async () => {
+    const { client, seen } = await instrumented();
+    const holder = await ctx.client();
+    const name = ctx.uniqueName('waiting');
+    const held = await holder.lock(name).acquire();
+    const first = client.lock(name).acquire({ waitTime: 10_000 });
+    const second = client.lock(name).acquire({ waitTime: 10_000 });
+    await waitersAsleep(client);
+    expect(await seen.sum(LOCK_METRICS.waiting, lock)).toBe(2);
+    await held.release();
+    await (await first).release();
+    await (await second).release();
+    expect(await seen.sum(LOCK_METRICS.waiting, lock)).toBe(0);
+    await expect(client.lock(name).tryAcquire()).resolves.not.toBeNull();
+    expect(await seen.sum(LOCK_METRICS.waiting, lock)).toBe(0);
+  });
+
+  it('the meter and the tracer carry the package version', async () => {
+    const { client, seen } = await instrumented();
+    await (await client.lock(ctx.uniqueName('version')).acquire()).release();
+    expect(await seen.meterScopes()).toEqual([scope]);
+    const scopes = seen
+      .spans()
+      .map(({ instrumentationScope }) => `${instrumentationScope.name}@${instrumentationScope.version}`);
+    expect(new Set(scopes)).toEqual(new Set([scope]));
+  });
+
+  it('instrumented before the SDK starts: metrics recorded once the global meter provider is set arrive, and held stays right', async () => {
+    const seen = telemetry();
+    const client = await ctx.client();
+    // The global providers, as an app that instruments its clients before starting its SDK.
+    instrumentLockClient(client, { tracerProvider: seen.tracerProvider });
+    const handle = client.lock(ctx.uniqueName('late-sdk'));
+    await (await handle.acquire()).release();
+    const early = await handle.acquire();
+    metrics.setGlobalMeterProvider(seen.meterProvider);
+    try {
+      await (await client.lock(ctx.uniqueName('after')).acquire()).release();
+      expect(await seen.sum(LOCK_METRICS.acquisitions, outcome('taken'))).toBe(1);
+      expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(1);
+      await early.release();
+      expect(await seen.sum(LOCK_METRICS.held, lock)).toBe(0);
+      expect((await seen.histogram(LOCK_METRICS.holdDuration, lock))?.count).toBe(2);
+    } finally {
+      metrics.disable();
+    }
+  });
+
+  it('inHoldSpan makes the hold span active: spans started in the withLock callback are its children', async () => {
+    const { client, seen } = await instrumented();
+    const telemetryOf = instrumentLockClient(client, { metrics: false, tracerProvider: seen.tracerProvider });
+    const tracer = seen.tracerProvider.getTracer('test');
+    const handle = client.lock(ctx.uniqueName('active'));
+    await withContextManager(async () => {
+      await handle.withLock((_signal, held) =>
+        telemetryOf.inHoldSpan(held, () => tracer.startActiveSpan('inside', async (span) => span.end())),
+      );
+      await handle.withLock(async () => tracer.startActiveSpan('outside', async (span) => span.end()));
+    });
+    telemetryOf.stop();
+    const [inside] = seen.spansNamed('inside');
+    const [outside] = seen.spansNamed('outside');
+    // Two instrumentations on one client: the one inHoldSpan was asked of holds the parent.
+    const holdIds = seen.spansNamed('deadbolt.hold lock').map((span) => span.spanContext().spanId);
+    expect(holdIds).toContain(inside?.parentSpanContext?.spanId);
+    expect(outside?.parentSpanContext).toBeUndefined();
+    expect(trace.getActiveSpan()).toBeUndefined();
   });
 
   it('lock names: dropped by default, hashed stably, grouped by a function', async () => {
@@ -186,7 +297,7 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
   it('stop() and dispose take off every listener they added; metrics or traces alone listen to less', async () => {
     const client = await ctx.client();
     const { stop } = instrumentLockClient(client);
-    expect(listeners(client)).toEqual([1, 1, 0, 1, 1, 1, 1]);
+    expect(listeners(client)).toEqual([1, 1, 1, 2, 1, 1, 1]);
     stop();
     stop();
     expect(listeners(client)).toEqual([0, 0, 0, 0, 0, 0, 0]);
@@ -201,17 +312,13 @@ describe.each(BACKENDS)('instrumentLockClient on $adapter/$topology', ({ adapter
 
   it('spans are children of the context active around the acquisition, with a context manager', async () => {
     const { client, seen } = await instrumented();
-    const manager = new AsyncLocalStorageContextManager().enable();
-    context.setGlobalContextManager(manager);
-    try {
-      const tracer = seen.tracerProvider.getTracer('test');
-      await tracer.startActiveSpan('request', async (request) => {
+    const tracer = seen.tracerProvider.getTracer('test');
+    await withContextManager(() =>
+      tracer.startActiveSpan('request', async (request) => {
         await (await client.lock(ctx.uniqueName('parent')).acquire()).release();
         request.end();
-      });
-    } finally {
-      context.disable();
-    }
+      }),
+    );
     const [request] = seen.spansNamed('request');
     const children = seen.spans().filter((span) => span.name.startsWith('deadbolt.'));
     expect(children.map((span) => span.parentSpanContext?.spanId)).toEqual([

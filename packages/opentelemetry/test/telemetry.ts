@@ -28,6 +28,8 @@ export interface Telemetry {
   histogram(metric: string, attributes: Attributes): Promise<Histogram | undefined>;
   /** The attributes of every data point of `metric`. */
   series(metric: string): Promise<Attributes[]>;
+  /** The instrumentation scopes the metrics were recorded by, as `name@version`. */
+  meterScopes(): Promise<string[]>;
 }
 
 /** An SDK meter and tracer provider over the in-memory exporters, read on demand. */
@@ -38,10 +40,13 @@ export function telemetry(): Telemetry {
   const meterProvider = new MeterProvider({ readers: [reader] });
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
-  const points = async (metric: string): Promise<DataPoint<unknown>[]> => {
+  const scopeMetrics = async () => {
     metricExporter.reset();
     await reader.forceFlush();
-    const scopes = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics);
+    return metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics);
+  };
+  const points = async (metric: string): Promise<DataPoint<unknown>[]> => {
+    const scopes = await scopeMetrics();
     return scopes.flatMap((scope) =>
       scope.metrics
         .filter((data) => data.descriptor.name === metric)
@@ -58,6 +63,7 @@ export function telemetry(): Telemetry {
     sum: async (metric, attributes) => Number((await point(metric, attributes))?.value ?? 0),
     histogram: async (metric, attributes) => (await point(metric, attributes))?.value as Histogram | undefined,
     series: async (metric) => (await points(metric)).map((candidate) => candidate.attributes),
+    meterScopes: async () => (await scopeMetrics()).map(({ scope }) => `${scope.name}@${scope.version ?? ''}`),
   };
 }
 

@@ -105,10 +105,7 @@ export class RedLock extends LockGroup<HeldRedLock> {
     const startedAt = performance.now();
     // Bare attempts: a member becomes a held lock (watchdog, signal, replica sync) only once a
     // quorum granted, so that a round costs its attempts and little else until it succeeds.
-    const attempts = this.locks.map((lock, index) => ({
-      name: lock.name,
-      grant: attemptAlone(lock, memberOptions(attempt, index, 0)),
-    }));
+    const attempts = this.locks.map((lock, index) => attemptAlone(lock, memberOptions(attempt, index, 0)));
     const round = await quorumRound(attempts, this.quorum, this.options.nodeTimeout, signal);
     if (round.granted.length >= this.quorum && !signal?.aborted) {
       const held = await this.#keepQuorum(attempt, round, startedAt);
@@ -133,7 +130,7 @@ export class RedLock extends LockGroup<HeldRedLock> {
     startedAt: number,
   ): Promise<HeldRedLock | null> {
     const { leaseTime, signal } = attempt.options;
-    const keeping = round.granted.map((hold) => ({ name: this.name, grant: hold.keep() }));
+    const keeping = round.granted.map((hold) => hold.keep());
     const kept = await quorumRound(keeping, this.quorum, this.#windowLeft(startedAt), signal);
     const validity = Math.floor(validityTime(leaseTime ?? this.#watchdogLease, performance.now() - startedAt));
     if (kept.granted.length >= this.quorum && validity > 0 && !signal?.aborted) {

@@ -174,7 +174,11 @@ describe.each(BACKENDS)('ReadWriteLock interop with Redisson on $adapter/$topolo
     }
     expect(intruders).toEqual([]);
     expect(await lock.readLock().isHeldBy('reader')).toBe(true);
-    await read.release();
+    // On a loaded machine a renewal may not be confirmed before the covered time runs out: the
+    // reader is then told it may have lost its lock, and its release rejects with that news.
+    await read.release().catch((error: unknown) => {
+      if (!read.signal.aborted || error !== read.signal.reason) throw error;
+    });
     const write = await lock.writeLock().tryAcquire({ waitTime: 5_000 });
     expect(write).not.toBeNull();
     await write!.release();

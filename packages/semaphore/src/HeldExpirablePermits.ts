@@ -1,4 +1,4 @@
-import { HeldLock } from '@deadbolt/core';
+import { HeldLock, type ExtendOptions } from '@deadbolt/core';
 import type { HoldHandle } from '@deadbolt/core/kit';
 
 /**
@@ -10,9 +10,10 @@ import type { HoldHandle } from '@deadbolt/core/kit';
  * are lost: the lease ended, the watchdog found them gone (reclaimed, released by id elsewhere) or
  * could not reach Redis in time.
  *
- * `release()` rejects with `LockNotHeldError` when any of the permits was no longer held (it
- * still gives back the others); `extend(ms)` and {@link HeldExpirablePermits.updateLeaseTime} set
- * a fixed lease from now on. `owner` is the ids joined with commas: permits have no owner.
+ * `release()` rejects with `LockLostError` when any of the permits was no longer held (it still
+ * gives back the others), and with `LockNotHeldError` when called again; `extend(ms)` and {@link HeldExpirablePermits.updateLeaseTime} set
+ * a fixed lease from now on (on permits the watchdog keeps, `keptByWatchdog`, only with
+ * `{ stopWatchdog: true }`). `owner` is the ids joined with commas: permits have no owner.
  */
 export class HeldExpirablePermits extends HeldLock {
   /** The permit ids, one per permit: Redisson's, usable with `release(id)` by any process, Java too. */
@@ -40,13 +41,15 @@ export class HeldExpirablePermits extends HeldLock {
    * and a renewal sent before it leaves the lease it set alone.
    *
    * @param leaseTime - the new lease in milliseconds, at least 1
-   * @throws `LockNotHeldError` when released already or when a permit was no longer held (the
-   *   signal aborts then); `InvalidArgumentError` for a bad `leaseTime`; `RedisUnavailableError`
+   * @param options - `stopWatchdog: true` for permits the watchdog keeps (`keptByWatchdog`)
+   * @throws `LockLostError` when the permits were lost, or a permit was no longer held (the signal
+   *   aborts then); `LockNotHeldError` when released already; `InvalidArgumentError` for a bad
+   *   `leaseTime`, or naming `options.stopWatchdog` for permits the watchdog keeps without it; `RedisUnavailableError`
    *   when the outcome is unknown: the update may have run, so the permits keep whichever lease
    *   ends first, their old one or `leaseTime` from the call (renewal stops), and the signal
    *   aborts then
    */
-  updateLeaseTime(leaseTime: number): Promise<void> {
-    return this.extend(leaseTime);
+  updateLeaseTime(leaseTime: number, options?: ExtendOptions): Promise<void> {
+    return this.extend(leaseTime, options);
   }
 }

@@ -1,4 +1,5 @@
-import { LockNotHeldError } from '@deadbolt/core';
+import { LockLostError, LockNotHeldError } from '@deadbolt/core';
+import { OneAtATime } from '@deadbolt/core/kit';
 
 /**
  * Permits an acquisition took from a {@link Semaphore}: give them back with {@link HeldPermits.release},
@@ -11,8 +12,10 @@ import { LockNotHeldError } from '@deadbolt/core';
  *
  * The mark lives as the semaphore's key does (see the guide's "When the semaphore has a TTL"): a
  * semaphore that expires, or is deleted, takes its held permits with it, and the release of
- * permits whose mark is gone gives nothing back and rejects with `LockNotHeldError`, as a
- * `HeldLock`'s release does for a lock that was lost.
+ * permits whose mark is gone gives nothing back and rejects with `LockLostError`, as a
+ * `HeldLock`'s release does for a lock that was lost. Its release follows every held thing's
+ * convention: resolves once given back, rejects with `LockLostError` when they were lost and with
+ * `LockNotHeldError` when called again.
  */
 export class HeldPermits implements AsyncDisposable {
   /** The semaphore's name. */
@@ -21,6 +24,8 @@ export class HeldPermits implements AsyncDisposable {
   readonly permits: number;
   readonly #giveBack: () => Promise<boolean>;
   #released = false;
+  // A second release waits for the one in flight, then finds it done.
+  readonly #releases = new OneAtATime();
 
   /**
    * Made by `Semaphore.acquire` and `Semaphore.tryAcquire`.
@@ -35,7 +40,7 @@ export class HeldPermits implements AsyncDisposable {
     this.#giveBack = giveBack;
   }
 
-  /** `true` once {@link HeldPermits.release} was called (`false` again after a release that failed with Redis unreachable). */
+  /** `true` once a release completed: it gave the permits back, or found them lost. */
   get released(): boolean {
     return this.#released;
   }
@@ -47,37 +52,39 @@ export class HeldPermits implements AsyncDisposable {
    * may not have reached Redis, so it is sent again, a few times within `commandTimeout`. A
    * release that still fails (rejects with `RedisUnavailableError`) leaves these permits
    * releasable: calling `release()` again sends the same request, which gives back only what is
-   * still held.
+   * still held. A second call while one is in flight waits for it.
    *
-   * @returns `true` when this call gave the permits back, `false` when an earlier call did (or is doing so)
-   * @throws `LockNotHeldError` when nothing was held to give back: the semaphore expired or was
-   *   deleted, taking the permits with it, or their mark in `deadbolt_holds:{name}` expired after a
-   *   Redisson peer changed the semaphore's TTL (see the guide); also when called again more than
-   *   twice `commandTimeout` after a call that failed with Redis unreachable but had given them
-   *   back. The release is over either way (`released` stays `true`).
+   * @throws `LockLostError` (reason `gone`) when nothing was held to give back: the semaphore
+   *   expired or was deleted, taking the permits with it, or their mark in `deadbolt_holds:{name}`
+   *   expired after a Redisson peer changed the semaphore's TTL (see the guide); also when called
+   *   again more than twice `commandTimeout` after a call that failed with Redis unreachable but
+   *   had given them back. The release is over either way (`released` is `true`).
+   * @throws `LockNotHeldError` when a release completed already: nothing was sent
    * @throws `RedisUnavailableError` when Redis could not be reached; `ClientClosedError` once the client is closing
    */
-  async release(): Promise<boolean> {
-    if (this.#released) return false;
+  release(): Promise<void> {
+    return this.#releases.run(() => {
+      if (this.#released)
+        throw new LockNotHeldError(`The permits of semaphore "${this.name}" were already released`, {
+          lockName: this.name,
+        });
+      return this.#releaseNow();
+    });
+  }
+
+  async #releaseNow(): Promise<void> {
+    const givenBack = this.permits === 0 || (await this.#giveBack());
     this.#released = true;
-    let givenBack: boolean;
-    try {
-      givenBack = this.permits === 0 || (await this.#giveBack());
-    } catch (error) {
-      this.#released = false;
-      throw error;
-    }
     if (!givenBack) {
-      throw new LockNotHeldError(
+      throw new LockLostError(
         `The ${this.permits} permits of semaphore "${this.name}" were no longer held, and nothing was given back: the semaphore expired or was deleted with them, or their mark expired after its TTL changed`,
-        { lockName: this.name },
+        { lockName: this.name, reason: 'gone' },
       );
     }
-    return true;
   }
 
   /** Gives the permits back unless they were released already; rejects as {@link HeldPermits.release} does. */
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.release();
+    if (!this.#released) await this.release();
   }
 }

@@ -76,7 +76,11 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
    */
   async acquire(permits = 1, options?: ExpirablePermitAcquireOptions): Promise<HeldExpirablePermits> {
-    const checked = checkAcquire(permits, options, { minPermits: 1, defaultWait: Infinity, leased: true });
+    const checked = checkAcquire(permits, options, {
+      minPermits: 1,
+      defaultWait: this.runtime.defaultWaitTime,
+      leased: true,
+    });
     const held = await this.#take(checked);
     if (held === null) throw new PermitWaitTimeoutError(this.name, checked.waitTime, permits);
     return held;
@@ -221,7 +225,8 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
       extend: (lease) =>
         runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request: runtime.newHoldId() })),
       reportLost: (error) => {
-        if (runtime.events.listening('lockLost')) runtime.events.emit('lockLost', { key: name, field, error });
+        if (runtime.events.listening('lockLost'))
+          runtime.events.emit('lockLost', { key: name, field, reason: error.reason, error });
       },
     };
   }

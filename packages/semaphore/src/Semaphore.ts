@@ -15,8 +15,8 @@ import { SEMAPHORE_WAKES } from './semaphoreKeys.js';
 /** Options of {@link Semaphore.acquire} and {@link Semaphore.tryAcquire}. Every time is in milliseconds. */
 export interface PermitAcquireOptions {
   /**
-   * How long to wait for the permits. `acquire` defaults to `Infinity` and rejects with
-   * {@link PermitWaitTimeoutError} when it runs out; `tryAcquire` defaults to 0 (one attempt) and
+   * How long to wait for the permits. `acquire` defaults to the client's `defaultWaitTime`
+   * (without it `Infinity`) and rejects with {@link PermitWaitTimeoutError} when it runs out; `tryAcquire` defaults to 0 (one attempt) and
    * resolves `null`.
    */
   waitTime?: number;
@@ -39,7 +39,7 @@ export interface PermitAcquireOptions {
  * holds what it took under a hold id of its own (in `deadbolt_holds:{name}`), which its release
  * gives back once, and an attempt that failed with Redis unreachable is given back. The marks
  * live as the semaphore's key does: a semaphore that expires (a Redisson peer may give it a TTL)
- * takes its held permits with it, and their release then rejects with `LockNotHeldError`.
+ * takes its held permits with it, and their release then rejects with `LockLostError`.
  *
  * @example
  * ```ts
@@ -79,7 +79,7 @@ export class Semaphore extends SemaphoreBase {
   async acquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits> {
     const { waitTime, signal } = checkAcquire(permits, options, {
       minPermits: 0,
-      defaultWait: Infinity,
+      defaultWait: this.runtime.defaultWaitTime,
       leased: false,
     });
     const held = await this.#take(permits, waitTime, signal);
@@ -161,6 +161,7 @@ export class Semaphore extends SemaphoreBase {
         runtime,
         channel: this.channel,
         wakes: SEMAPHORE_WAKES,
+        demand: permits,
         waitTime,
         signal,
         check: attempt,

@@ -34,7 +34,7 @@ export interface CheckedPermitAcquire {
 export interface AcquireRules {
   /** The fewest permits an acquisition may ask for. */
   readonly minPermits: number;
-  /** The wait time when none is given: `Infinity` for `acquire`, 0 for `tryAcquire`. */
+  /** The wait time when none is given: the client's `defaultWaitTime` for `acquire`, 0 for `tryAcquire`. */
   readonly defaultWait: number;
   /** Whether `leaseTime` is an option. */
   readonly leased: boolean;

@@ -18,11 +18,26 @@ export function semaphoreChannelName(name: string): string {
   return prefixedName(SEMAPHORE_KEY_LAYOUT.prefixes.channel, name);
 }
 
+// A positive number of permits; zero or fewer wake nobody: nobody could take any, and the next
+// change announces itself again.
+const POSITIVE = /^[1-9]\d*$/;
+
 /**
- * What a semaphore's message means to this client's waiters: a positive number of permits wakes
- * all of them. Redisson wakes as many waiters as permits came free, which suits waiters that each
- * want one; Deadbolt's may each want several, and only trying tells whether they fit. A woken
- * waiter that finds too few tries once and sleeps again, so no release is ever missed. Zero or
- * fewer permits wake nobody: nobody could take any, and the next change announces itself again.
+ * What a `Semaphore`'s message means to this client's waiters. Every message on its channel is
+ * the number of permits available once it was sent (a release's, an `addPermits`', a
+ * `trySetPermits`', Redisson's and Deadbolt's alike), so it wakes the waiters those permits can
+ * serve, in the order they fell asleep, each counting the permits it asked for, as Redisson wakes
+ * as many waiters as permits came free; waking the others would only make attempts that fail.
+ * One that asks for more is woken by a later release, which announces itself again.
  */
-export const SEMAPHORE_WAKES: WakeRule = (message) => (/^[1-9]\d*$/.test(message) ? 'all' : undefined);
+export const SEMAPHORE_WAKES: WakeRule = (message) =>
+  POSITIVE.test(message) ? { permits: Number(message) } : undefined;
+
+/**
+ * What a `PermitExpirableSemaphore`'s message means to this client's waiters: a positive number
+ * wakes all of them. Its messages are not always the permits available (a release of several ids
+ * announces how many it gave back, `addPermits` how many it added: Redisson's scripts), so only
+ * trying tells whether a waiter's permits fit. A woken waiter that finds too few tries once and
+ * sleeps again, so no release is ever missed.
+ */
+export const EXPIRABLE_SEMAPHORE_WAKES: WakeRule = (message) => (POSITIVE.test(message) ? 'all' : undefined);

@@ -1,6 +1,6 @@
 import { waitOnChannel, type LockRuntime } from '@deadbolt/core/kit';
 import type { ExpirableAcquireReply } from './commands/expirableTryAcquire.js';
-import { SEMAPHORE_WAKES } from './semaphoreKeys.js';
+import { EXPIRABLE_SEMAPHORE_WAKES } from './semaphoreKeys.js';
 
 /** What one wait for permits of a permit-expirable semaphore needs: see {@link waitForPermits}. */
 export interface PermitWait {
@@ -45,7 +45,7 @@ export async function waitForPermits(wait: PermitWait): Promise<boolean> {
     const ended = await waitOnChannel({
       runtime,
       channel,
-      wakes: SEMAPHORE_WAKES,
+      wakes: EXPIRABLE_SEMAPHORE_WAKES,
       waitTime: Math.max(0, Math.min(remaining, untilExpiry)),
       signal,
       check,

@@ -91,7 +91,7 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     expect(await eventually(() => held.signal.aborted)).toBe(true);
     expect(held.signal.reason).toBeInstanceOf(LockLostError);
     // The release gives back what is still held, and reports that not all of it was.
-    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    await expect(held.release()).rejects.toBeInstanceOf(LockLostError);
     expect(await elsewhere.tryRelease(second!)).toBe(false);
     expect(await elsewhere.availablePermits()).toBe(2);
   });
@@ -106,7 +106,7 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     await sleep(20);
     expect(await semaphore.availablePermits()).toBe(2);
     expect(await heldCount(ctx, semaphore)).toBe(0);
-    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    await expect(held.release()).rejects.toBeInstanceOf(LockLostError);
     expect(await semaphore.availablePermits()).toBe(2);
   });
 
@@ -133,7 +133,8 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     expect(await semaphore.updateLeaseTime(other.ids[0]!, 100)).toBe(true);
     expect(await eventually(async () => (await semaphore.availablePermits()) === 1)).toBe(true);
     expect(await semaphore.updateLeaseTime(other.ids[0]!, 100)).toBe(false);
-    await expect(other.updateLeaseTime(1_000)).rejects.toBeInstanceOf(LockNotHeldError);
+    // Found gone: rejects with the loss its signal aborts with, as its release does.
+    await expect(other.updateLeaseTime(1_000)).rejects.toBeInstanceOf(LockLostError);
     expect(other.signal.reason).toBeInstanceOf(LockLostError);
     await held.release();
     expect(await semaphore.availablePermits()).toBe(2);
@@ -186,6 +187,13 @@ describe.each(BACKENDS_WITH_SENTINEL)('PermitExpirableSemaphore on $adapter/$top
     noChannels(a, b);
     await held.release();
     expect(await semaphore.availablePermits()).toBe(3);
+  });
+
+  it("acquire waits the client's defaultWaitTime when it gives no waitTime", async () => {
+    const semaphore = await semaphoreOf(1, 'default-wait', await ctx.client({ defaultWaitTime: 200 }));
+    const timedOut = await semaphore.acquire(2).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(PermitWaitTimeoutError);
+    expect(timedOut).toMatchObject({ permits: 2, waitTime: 200 });
   });
 
   it('a wait that runs out, an abort and tryAcquire take nothing and leave nothing behind', async () => {

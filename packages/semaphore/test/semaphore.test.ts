@@ -2,7 +2,13 @@
 // are taken all at once, waiters wake by pub/sub, waits end by time, abort and close, and nothing
 // is left.
 import { BACKENDS_WITH_SENTINEL, eventually, sleep, useBackendContext } from '@deadbolt/conformance';
-import { ClientClosedError, InvalidArgumentError, LockWaitTimeoutError, type LockClient } from '@deadbolt/core';
+import {
+  ClientClosedError,
+  InvalidArgumentError,
+  LockNotHeldError,
+  LockWaitTimeoutError,
+  type LockClient,
+} from '@deadbolt/core';
 import { describe, expect, it } from 'vitest';
 import { PermitWaitTimeoutError, Semaphore, type PermitAcquireOptions } from '../src/index.js';
 
@@ -36,9 +42,56 @@ describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adap
     expect(held.permits).toBe(3);
     expect(await semaphore.availablePermits()).toBe(0);
     noChannels(a, b);
-    expect(await held.release()).toBe(true);
-    expect(await held.release()).toBe(false);
+    await held.release();
+    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
     expect(await semaphore.availablePermits()).toBe(3);
+  });
+
+  // Issue 33: every message on a Semaphore's channel is the permits available, so it wakes only
+  // the waiters those can serve; and a waiter that joins a channel its client has subscribed
+  // already has missed nothing, so it sleeps after its one attempt.
+  it('a release of one permit wakes one waiter of a client, and waiters joining a subscribed channel try once', async () => {
+    const [a, b] = [await ctx.client(), await ctx.client()];
+    const name = ctx.uniqueName('servable');
+    const semaphore = new Semaphore(a, name);
+    await semaphore.trySetPermits(1);
+    const held = await semaphore.acquire();
+    const waiting = new Semaphore(b, name);
+    const waits = [waiting.acquire(1, { waitTime: 20_000 })];
+    await asleep(b);
+    const scriptCalls = async () => {
+      const stats = String(await ctx.backend().command(['INFO', 'commandstats'], name));
+      return [...stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce(
+        (sum, [, calls]) => sum + Number(calls),
+        0,
+      );
+    };
+    const before = await scriptCalls();
+    waits.push(waiting.acquire(1, { waitTime: 20_000 }), waiting.acquire(1, { waitTime: 20_000 }));
+    await sleep(300);
+    expect((await scriptCalls()) - before).toBe(2);
+    await held.release();
+    await sleep(300);
+    // The release, then the one attempt of the waiter it woke, which took the permit.
+    expect((await scriptCalls()) - before).toBe(4);
+    let pending = waits;
+    while (pending.length > 0) {
+      const [hold, index] = await Promise.race(
+        pending.map((wait, index) => wait.then((hold) => [hold, index] as const)),
+      );
+      await hold.release();
+      pending = pending.filter((_, other) => other !== index);
+    }
+    expect(await semaphore.availablePermits()).toBe(1);
+  });
+
+  it("acquire waits the client's defaultWaitTime when it gives no waitTime", async () => {
+    const semaphore = new Semaphore(await ctx.client({ defaultWaitTime: 200 }), ctx.uniqueName('default-wait'));
+    await semaphore.trySetPermits(1);
+    const timedOut = await semaphore.acquire(2).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(PermitWaitTimeoutError);
+    expect(timedOut).toMatchObject({ permits: 2, waitTime: 200 });
+    expect(await semaphore.availablePermits()).toBe(1);
   });
 
   it('a wait that runs out, an abort and tryAcquire leave nothing behind and take nothing', async () => {
@@ -106,7 +159,8 @@ describe.each(BACKENDS_WITH_SENTINEL)('Semaphore on $adapter/$topology', ({ adap
     const semaphore = new Semaphore(client, name);
     const none = await semaphore.acquire(0);
     expect(none.permits).toBe(0);
-    expect(await none.release()).toBe(true);
+    await none.release();
+    expect(none.released).toBe(true);
     await semaphore.release(0);
     expect(await ctx.backend().command(['EXISTS', name], name)).toBe(0);
     await semaphore.trySetPermits(2);

@@ -3,7 +3,7 @@
 // @deadbolt/conformance: RedissonSpinLock's scripts, its backoff waiting and its LockTask (issue 18).
 import { BACKENDS, sleep, useRedissonPeers, useSuiteContext, type SuiteContext } from '@deadbolt/conformance';
 import { SPIN_LOCK, subjectOf } from '@deadbolt/conformance/kinds';
-import { LockNotHeldError } from '@deadbolt/core';
+import { LockLostError } from '@deadbolt/core';
 import { SpinLock } from '@deadbolt/spin-lock';
 import { describe, expect, it } from 'vitest';
 
@@ -100,7 +100,7 @@ describe.each(BACKENDS)('SpinLock and Redisson on $adapter/$topology', ({ adapte
     const held = await lock.acquire({ waitTime: 5_000 });
     expect(await redisson.forceUnlock()).toBe(true);
     expect(await redisson.tryLockOnce(thread)).toBe(true);
-    await expect(held.release()).rejects.toBeInstanceOf(LockNotHeldError);
+    await expect(held.release()).rejects.toBeInstanceOf(LockLostError);
     await redisson.unlock(thread);
     expect(await ctx.backend().pubsubChannels()).toEqual([]);
   });

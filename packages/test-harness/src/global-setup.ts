@@ -1,8 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { killRunDirSync, reapRunDir, type ReapResult } from './server/reap.js';
-import { RUN_DIR_ENV } from './server/registry.js';
+import {
+  killRunDirSync,
+  type ReapResult,
+  reapRunDir,
+  RUN_DIR_ENV,
+  selectedServerBuild,
+  SERVER_ENV,
+} from '@deadbolt/testing/servers';
 
 /**
  * The vitest global setup of every integration project. It runs in the main vitest process
@@ -25,13 +31,22 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 type GlobalWithRun = typeof globalThis & { [STATE]?: RunState };
 
-/** Creates the run directory (once per process) and points workers at it. */
+/**
+ * Creates the run directory (once per process) and points workers at it. Checks the server build
+ * DEADBOLT_SERVER names first, so that a missing one fails the run before any test, once.
+ */
 export function setup(): void {
   const scope = globalThis as GlobalWithRun;
   const existing = scope[STATE];
   if (existing !== undefined) {
     existing.users++;
     return;
+  }
+  const build = selectedServerBuild();
+  if (build !== undefined) {
+    console.log(
+      `test-harness: ${SERVER_ENV}=${build.id}: ${path.basename(build.server)} ${build.version} (${build.server})`,
+    );
   }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deadbolt-harness-run-'));
   process.env[RUN_DIR_ENV] = runDir;

@@ -6,17 +6,45 @@
  *
  * @packageDocumentation
  */
-export type { RedisNode } from './node/redis-node.js';
+// The servers, the RESP client and the run-directory cleanup are @deadbolt/testing's, where
+// applications' tests get them too; they are re-exported so the repository's tests import one place.
 export {
+  BIN_DIR_ENV,
+  isAlive,
+  parseInfo,
+  processState,
+  reapRunDir,
+  RedisTimeoutError,
+  RedisUnavailableError,
+  RespConnection,
+  RespError,
+  RUN_DIR_ENV,
+  selectedServerBuild,
+  sendCommand,
+  SERVER_ENV,
+  ServerBuildError,
+  SERVERS_DIR_ENV,
+  sleep,
+  startCluster,
   startStandalone,
   useStandalone,
+  waitFor,
+  type ClusterHandle,
+  type ClusterOptions,
+  type ReapResult,
+  type RedisAddress,
+  type RedisNode,
+  type RespArgument,
+  type RespConnectionOptions,
+  type RespValue,
+  type ServerBuild,
   type StandaloneOptions,
   type StandaloneTarget,
-} from './topology/standalone.js';
+  type WaitOptions,
+} from '@deadbolt/testing/servers';
 export { startServers, type ServersHandle } from './topology/servers.js';
 export { startReplicated, type ReplicatedHandle } from './topology/replicated.js';
 export { startSentinel, type SentinelAddress, type SentinelHandle, type SentinelOptions } from './sentinel/sentinel.js';
-export { startCluster, type ClusterHandle, type ClusterOptions } from './cluster/cluster.js';
 export { tlsCertificates, type TlsCertificates } from './tls/certificates.js';
 export {
   startTlsCluster,
@@ -26,21 +54,6 @@ export {
   type TlsOptions,
   type TlsStandaloneHandle,
 } from './tls/tls-topology.js';
-export {
-  RespConnection,
-  RedisTimeoutError,
-  sendCommand,
-  type RedisAddress,
-  type RespConnectionOptions,
-} from './resp/connection.js';
-export { RespError, type RespArgument, type RespValue } from './resp/protocol.js';
-export { parseInfo } from './resp/text.js';
-export { RedisUnavailableError } from './unavailable.js';
-export { BIN_DIR_ENV } from './server/binaries.js';
-export { RUN_DIR_ENV } from './server/registry.js';
-export { reapRunDir, type ReapResult } from './server/reap.js';
-export { isAlive, processState } from './server/liveness.js';
-export { waitFor, sleep, type WaitOptions } from './wait.js';
 export { FaultProxy, startFaultProxy } from './proxy/fault-proxy.js';
 export { ProxyGroup, startProxies, type AddressMap } from './proxy/proxy-group.js';
 export { RequestRule, type CutOptions, type RequestMatch } from './proxy/request-rule.js';

@@ -28,7 +28,12 @@ export type FaultType =
   | 'request cut, then partitioned past its records'
   // A Redisson peer (a Java process) that stops renewing while it holds locks, as one that died
   // or froze: its locks stay taken until their lease runs out (hammer-redisson).
-  | 'Redisson peer stopped renewing';
+  | 'Redisson peer stopped renewing'
+  // Chaos (issue 32, src/chaos): a test host's link taken down, silently (no RST), and brought
+  // back; a client process's clock jumped or run at another rate (libfaketime).
+  | 'host isolated (link down)'
+  | 'client wall clock jumped'
+  | 'client clock at another rate';
 
 /** A stretch during which the network to Redis was down for longer than a request's records live, in monotonic microseconds. */
 export interface CutOff {
@@ -72,6 +77,11 @@ export class FaultLog {
   /** Counts a long partition's re-sends, and keeps when the network was down. */
   recordLongCut(cut: { readonly resent: number; readonly from: number; readonly to: number }): void {
     this.late.resent += cut.resent;
+    this.recordCutOff(cut);
+  }
+
+  /** Keeps when the network to Redis was down for longer than a request's records live. */
+  recordCutOff(cut: CutOff): void {
     this.cutOffs.push({ from: cut.from, to: cut.to });
   }
 

@@ -10,6 +10,11 @@ import { hammerAndVerify } from './hammerAndVerify.js';
 import type { HammerShape } from './hammerShape.js';
 import type { HammerFault } from './runHammer.js';
 
+// A hammer is bounded work plus faults that wait out leases: the fenced one took 27–38 s per
+// backend on this 2-core machine under load and once passed the default 60 s in CI. A hang still
+// fails, at twice that.
+const HAMMER_TIMEOUT_MS = 120_000;
+
 /** One hammer test: what it hammers, how hard, on what, through which faults. */
 export interface HammerPlan {
   readonly title: string;
@@ -45,16 +50,20 @@ export function describeHammer(testFile: string, plan: HammerPlan): void {
       const store = useStore();
       afterEach(() => WorkerProcess.killAll());
 
-      it(plan.title, async () => {
-        await hammerAndVerify(testFile, [first, ...others], {
-          store: store(),
-          subjects: plan.subjects,
-          shape: plan.shape,
-          faults: plan.faults,
-          ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
-          ...(plan.proxied ? { proxied: plan.proxied } : {}),
-        });
-      });
+      it(
+        plan.title,
+        async () => {
+          await hammerAndVerify(testFile, [first, ...others], {
+            store: store(),
+            subjects: plan.subjects,
+            shape: plan.shape,
+            faults: plan.faults,
+            ...(deployments > 1 ? { scope: `${adapter}/redlock` } : {}),
+            ...(plan.proxied ? { proxied: plan.proxied } : {}),
+          });
+        },
+        HAMMER_TIMEOUT_MS,
+      );
     },
   );
 }

@@ -66,10 +66,21 @@ export type HammerEvent =
       readonly rejected: boolean;
       readonly lost: boolean;
     }
-  /** A hold's release went as `release` says. */
-  | { readonly event: 'released'; readonly hold: string; readonly release: ReleaseOutcome }
-  /** A typed error (a `LockError`) that the task retried: Redis was unreachable, say. */
-  | { readonly event: 'retried'; readonly stage: 'acquire' | 'release'; readonly error: string }
+  /** A hold's release went as `release` says; it ended at `at`. */
+  | { readonly event: 'released'; readonly hold: string; readonly release: ReleaseOutcome; readonly at: number }
+  /** A hold's signal aborted at `at`: its holder was told it may have lost its lock. */
+  | { readonly event: 'aborted'; readonly hold: string; readonly at: number }
+  /**
+   * A typed error (a `LockError`) that the task retried: Redis was unreachable, say. The failed try
+   * was called at `started` and failed at `at`.
+   */
+  | {
+      readonly event: 'retried';
+      readonly stage: 'acquire' | 'release';
+      readonly error: string;
+      readonly started: number;
+      readonly at: number;
+    }
   | { readonly event: 'done' }
   /** Something the suite does not allow (an untyped error): the worker exits with 1. */
   | { readonly event: 'failed'; readonly message: string };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { backendProxies, type Backend } from '@deadbolt/conformance/connect';
+import { backendProxies, type Backend, type ConnectionSpec } from '@deadbolt/conformance/connect';
 import type { Delay, ProxyGroup, RedisAddress } from '@deadbolt/test-harness';
 import { sendCommand } from '@deadbolt/test-harness';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
@@ -124,23 +124,8 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   const proxied = options.proxied ? await backendProxies(options.backend) : undefined;
   const proxies = proxied?.proxies;
   proxies?.setLatency(options.proxied?.latency ?? 0);
-  const job: HammerJob = {
-    spec: proxied?.spec ?? options.backend.spec,
-    otherSpecs: options.otherBackends.map((backend) => backend.spec),
-    clientOptions: {
-      watchdogTimeout: options.watchdogTimeout,
-      ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }),
-    },
-    store: { host: options.store.host, port: options.store.port },
-    subjects: options.subjects.map(({ kind, role }) => ({
-      kind: kind.id,
-      role: role.name,
-      lockName: lockNames.get(kind.id) ?? '',
-      tasks: options.tasksPerSubject,
-      iterations: options.holdsPerTask,
-    })),
-    workMs: options.workMs,
-  };
+  const otherSpecs = options.otherBackends.map((backend) => backend.spec);
+  const job = hammerJob(options, proxied?.spec ?? options.backend.spec, otherSpecs, lockNames);
   const workers = Array.from({ length: options.processes }, () =>
     WorkerProcess.start<HammerEvent>(SCRIPT, HAMMER_JOB_VARIABLE, job),
   );
@@ -170,8 +155,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
   // Settled, not short-circuited: a fault that failed fails the run once every other one ended.
   const finished = await Promise.allSettled(unfinished);
   for (const result of finished) if (result.status === 'rejected') throw result.reason;
-  const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
-  await Promise.all(workers.filter((worker) => !killed.has(worker)).map((worker) => worker.finished()));
+  await finishWorkers(workers);
   proxies?.setLatency(0);
 
   const holds = workers.flatMap((worker) => holdsOf(worker, options.subjects, job));
@@ -185,7 +169,7 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
 }
 
 /** Counts completed holds and tells when a share of the run is done. */
-class Progress {
+export class Progress {
   readonly #workers: readonly HammerWorker[];
   readonly #perWorker: number;
   readonly #open = new Map<HammerWorker, number>();
@@ -256,7 +240,12 @@ class Progress {
   }
 }
 
-function holdsOf(worker: HammerWorker, subjects: readonly LockSubject<HammerKind>[], job: HammerJob): HammerHold[] {
+/** The holds of one worker's run, from its events. */
+export function holdsOf(
+  worker: HammerWorker,
+  subjects: readonly LockSubject<HammerKind>[],
+  job: HammerJob,
+): HammerHold[] {
   const acquired = new Map<string, Extract<HammerEvent, { event: 'acquired' }>>();
   const worked = new Map<string, Extract<HammerEvent, { event: 'worked' }>>();
   const released = new Map<string, ReleaseOutcome>();
@@ -289,16 +278,22 @@ function holdsOf(worker: HammerWorker, subjects: readonly LockSubject<HammerKind
 }
 
 /** What the store holds for the resource `lock` guards: its counter and the holds whose increment landed. */
-export async function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
+export function resourceState(store: RedisAddress, lock: string): Promise<ResourceState> {
+  return readResourceState((args) => sendCommand(store, args), lock);
+}
+
+/** {@link resourceState}, read with `command` (a store reached some other way). */
+export async function readResourceState(
+  command: (args: string[]) => Promise<unknown>,
+  lock: string,
+): Promise<ResourceState> {
   const keys = resourceKeys(lock);
-  const [counter, landed] = await Promise.all([
-    sendCommand(store, ['GET', keys.counter]),
-    sendCommand(store, ['SMEMBERS', keys.writes]),
-  ]);
+  const [counter, landed] = await Promise.all([command(['GET', keys.counter]), command(['SMEMBERS', keys.writes])]);
   return { lock, counter: Number(counter ?? 0), landed: new Set(Array.isArray(landed) ? landed.map(String) : []) };
 }
 
-function countRetries(workers: readonly HammerWorker[]): Record<string, number> {
+/** Typed errors the workers retried, by stage and error name. */
+export function countRetries(workers: readonly HammerWorker[]): Record<string, number> {
   const retried: Record<string, number> = {};
   for (const event of workers.flatMap((worker) => worker.events)) {
     if (event.event === 'retried')
@@ -311,6 +306,53 @@ function countRetries(workers: readonly HammerWorker[]): Record<string, number> 
 function describeEnd(worker: HammerWorker): string {
   const failed = worker.events.find((event) => event.event === 'failed');
   return `worker ${worker.pid}: ${worker.exit?.signal ?? worker.exit?.code ?? 'running'}${failed?.event === 'failed' ? ` (${failed.message})` : ''}`;
+}
+
+/**
+ * The job every worker of a run gets: `spec` is where its lock client connects, `otherSpecs` the
+ * independent deployments after it (RedLock's members).
+ */
+export function hammerJob(
+  options: Pick<
+    HammerOptions,
+    'watchdogTimeout' | 'commandTimeout' | 'store' | 'subjects' | 'tasksPerSubject' | 'holdsPerTask' | 'workMs'
+  >,
+  spec: ConnectionSpec,
+  otherSpecs: readonly ConnectionSpec[],
+  lockNames: ReadonlyMap<string, string>,
+): HammerJob {
+  return {
+    spec: spec,
+    otherSpecs,
+    clientOptions: {
+      watchdogTimeout: options.watchdogTimeout,
+      ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }),
+    },
+    store: { host: options.store.host, port: options.store.port },
+    subjects: options.subjects.map(({ kind, role }) => ({
+      kind: kind.id,
+      role: role.name,
+      lockName: lockNames.get(kind.id) ?? '',
+      tasks: options.tasksPerSubject,
+      iterations: options.holdsPerTask,
+    })),
+    workMs: options.workMs,
+  };
+}
+
+/** Waits until every worker not killed ended, and fails with why one did not end well. */
+export async function finishWorkers(workers: readonly HammerWorker[]): Promise<void> {
+  const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
+  // A worker that failed says why in its events, not on stderr: the error carries it.
+  await Promise.all(
+    workers
+      .filter((worker) => !killed.has(worker))
+      .map((worker) =>
+        worker.finished().catch((error: unknown) => {
+          throw new Error(describeEnd(worker), { cause: error });
+        }),
+      ),
+  );
 }
 
 function fail(message: string): never {

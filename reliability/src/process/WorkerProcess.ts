@@ -13,6 +13,14 @@ export interface WorkerEvent {
   readonly event: string;
 }
 
+/** Where and how a worker process is started: a command prefix (a network namespace) and extra environment. */
+export interface WorkerLaunch {
+  /** A command that runs the rest of the command line (`ip netns exec <namespace>`); it must exec it, not fork. */
+  readonly prefix?: readonly string[];
+  /** Added to the environment (a faked clock's variables). */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
 /** How a worker ended. */
 export interface WorkerExit {
   readonly code: number | null;
@@ -51,10 +59,19 @@ export class WorkerProcess<Event extends WorkerEvent> {
     );
   }
 
-  /** Starts `script` with `job` in the environment variable `jobVariable`. */
-  static start<Event extends WorkerEvent>(script: string, jobVariable: string, job: object): WorkerProcess<Event> {
-    const child = spawn(process.execPath, ['--import', tsx, script], {
-      env: { ...process.env, [jobVariable]: JSON.stringify(job) },
+  /**
+   * Starts `script` with `job` in the environment variable `jobVariable`, launched as `launch`
+   * says (by default, a plain child of this process).
+   */
+  static start<Event extends WorkerEvent>(
+    script: string,
+    jobVariable: string,
+    job: object,
+    launch: WorkerLaunch = {},
+  ): WorkerProcess<Event> {
+    const [command = process.execPath, ...prefixArgs] = [...(launch.prefix ?? []), process.execPath];
+    const child = spawn(command, [...prefixArgs, '--import', tsx, script], {
+      env: { ...process.env, ...launch.environment, [jobVariable]: JSON.stringify(job) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const worker = new WorkerProcess<Event>(child);

@@ -1,5 +1,5 @@
 import { IllegalMonitorStateError, type RedissonPeer } from '@deadbolt/conformance';
-import { LockNotHeldError, type LockClient } from '@deadbolt/core';
+import { LockLostError, type LockClient } from '@deadbolt/core';
 import { sleep, type RedisAddress } from '@deadbolt/test-harness';
 import { monotonicMicros } from '../clock.js';
 import { FaultLog } from '../faults/FaultLog.js';
@@ -172,7 +172,7 @@ function deadboltTask(
       const held = await lock.acquire({ waitTime });
       return {
         lost: () => held.signal.aborted,
-        release: () => settleRelease(held.release(), LockNotHeldError),
+        release: () => settleRelease(held.release(), LockLostError),
       };
     },
   };

@@ -2,12 +2,16 @@
 // each test records its figures (see recordFigures); after the last one, the figures added up into
 // results/latest.json and results/latest.md, but only when every test file of the suite ran, so
 // that running one file while iterating never overwrites the published record with a part of it.
+// The chaos runs (src/chaos) go to results/chaos.json and chaos.md, when every chaos scenario ran;
+// the suite's record does not wait for them (`pnpm test` leaves them out: chaosScenarioFiles.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FigureRecord } from './figures.js';
 import { RESULTS_RUN_DIR_ENV } from './figures.js';
+import { publishChaos } from '../chaos/chaosReport.js';
+import { isChaosScenarioFile } from '../chaos/chaosScenarioFiles.js';
 import { renderMarkdown, summarise } from './report.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,6 +26,7 @@ export function setup(): () => void {
   return () => {
     delete process.env[RESULTS_RUN_DIR_ENV];
     try {
+      publishChaos(runDir, TEST_DIR, RESULTS_DIR);
       publish(readRecords(runDir));
     } finally {
       fs.rmSync(runDir, { recursive: true, force: true });
@@ -39,7 +44,7 @@ function readRecords(runDir: string): FigureRecord[] {
 function publish(records: readonly FigureRecord[]): void {
   const suiteFiles = fs
     .readdirSync(TEST_DIR)
-    .filter((name) => name.endsWith('.test.ts'))
+    .filter((name) => name.endsWith('.test.ts') && !isChaosScenarioFile(name))
     .map((name) => name.replace(/\.test\.ts$/, ''))
     .filter((file) => !UNRECORDED_FILES.includes(file));
   const reported = new Set(records.map((record) => record.file));

@@ -46,7 +46,7 @@ export function describePermitHammer(testFile: string, plan: PermitHammerPlan): 
                 `(${report.ledger.marked - report.account.certain} by acquisitions of unknown outcome never given back)`) +
             (report.releasesNotHeld === 0
               ? ''
-              : `; ${report.releasesNotHeld} releases found their permits' mark gone (LockNotHeldError)`) +
+              : `; ${report.releasesNotHeld} releases found their permits' mark gone (LockLostError)`) +
             (report.faults.late.delivered + report.faults.late.resent === 0
               ? ''
               : `; late copies: ${report.faults.late.delivered} delivered (${report.faults.late.refused} refused as late), ${report.faults.late.resent} re-sent after a long partition`) +

@@ -3,8 +3,8 @@
 // semaphore: set its permits, read what is available, take some and give them back, add some.
 // A kind whose permits have leases (`leased`) says so, and the hammer and the model check what
 // leases promise instead of what a plain counter does.
-import { LockNotHeldError, type LockClient } from '@deadbolt/core';
-import { PermitExpirableSemaphore, Semaphore, type HeldExpirablePermits } from '@deadbolt/semaphore';
+import { LockLostError, LockNotHeldError, type LockClient } from '@deadbolt/core';
+import { PermitExpirableSemaphore, Semaphore, type HeldExpirablePermits, type HeldPermits } from '@deadbolt/semaphore';
 
 /** Permits one acquisition took, to give back once. */
 export interface PermitHolding {
@@ -12,7 +12,8 @@ export interface PermitHolding {
   /**
    * Gives the permits back: `true` the first time, `false` after, and for leased permits also
    * when any of them was no longer held (its lease ended). Rejects (with
-   * `RedisUnavailableError`, say) when that may not have reached Redis.
+   * `RedisUnavailableError`, say) when that may not have reached Redis, and for a Semaphore's
+   * permits whose mark was gone, with `LockLostError`.
    */
   release(): Promise<boolean>;
   /** Leased permits only: aborts when their holder is told they are lost (their lease ended). */
@@ -93,21 +94,51 @@ export function leasedHolding(held: HeldExpirablePermits): PermitHolding {
   return {
     permits: held.permits,
     signal: held.signal,
-    release: async () => {
-      try {
-        await held.release();
-        return true;
-      } catch (error) {
-        if (error instanceof LockNotHeldError) return false;
-        throw error;
-      }
+    release: () => releasedFirst(held, (error) => error instanceof LockLostError),
+  };
+}
+
+/** A Semaphore's held permits as a {@link PermitHolding}: `false` for a second release. */
+function countedHolding(held: HeldPermits): PermitHolding {
+  return { permits: held.permits, release: () => releasedFirst(held, () => false) };
+}
+
+// `true` once released, `false` for a release made already or one `lapsed` says was told the
+// permits were lost; any other rejection as it came.
+async function releasedFirst(
+  held: { release(): Promise<void> },
+  lapsed: (error: unknown) => boolean,
+): Promise<boolean> {
+  try {
+    await held.release();
+    return true;
+  } catch (error) {
+    if (error instanceof LockNotHeldError || lapsed(error)) return false;
+    throw error;
+  }
+}
+
+/** {@link Semaphore} as a {@link CountingSemaphore}: its held permits as holdings. */
+function countingPermits(client: LockClient, name: string): CountingSemaphore {
+  const semaphore = new Semaphore(client, name);
+  return {
+    trySetPermits: (permits) => semaphore.trySetPermits(permits),
+    availablePermits: () => semaphore.availablePermits(),
+    addPermits: (permits) => semaphore.addPermits(permits),
+    drainPermits: () => semaphore.drainPermits(),
+    release: (permits) => semaphore.release(permits),
+    acquire: async (permits, { waitTime, signal }) =>
+      countedHolding(await semaphore.acquire(permits, { waitTime, ...(signal === undefined ? {} : { signal }) })),
+    tryAcquire: async (permits) => {
+      const held = await semaphore.tryAcquire(permits);
+      return held && countedHolding(held);
     },
   };
 }
 
 /** Every semaphore kind the permit checks run. */
 export const PERMIT_KINDS: readonly PermitKind[] = [
-  { id: 'Semaphore', leased: false, create: (client, name) => new Semaphore(client, name) },
+  { id: 'Semaphore', leased: false, create: countingPermits },
   {
     id: 'PermitExpirableSemaphore',
     leased: true,

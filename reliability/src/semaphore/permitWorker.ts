@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildSession } from '@deadbolt/conformance/connect';
-import { LockError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
+import { LockError, LockLostError, RedisUnavailableError } from '@deadbolt/core';
 import { monotonicMicros } from '../clock.js';
 import { PERMIT_JOB_VARIABLE, type PermitEvent, type PermitJob } from './permitEvents.js';
 import { permitKindById, type PermitHolding, type PermitSemaphore } from './permitKinds.js';
@@ -193,7 +193,7 @@ async function releaseOutcome(
       // A Semaphore's release that found its mark gone: a try of it may have given the permits
       // back before (its reply lost) and this one come after that try's record ended. Whether
       // any permit went missing is the ledger's to tell.
-      if (!leased && error instanceof LockNotHeldError) return { unknown: true, notHeld: true };
+      if (!leased && error instanceof LockLostError) return { unknown: true, notHeld: true };
       if (!(error instanceof RedisUnavailableError)) throw error;
       if (leased || tries >= RELEASE_TRIES) return { unknown: true };
       await sleep(RELEASE_PAUSE_MS);

@@ -78,7 +78,7 @@ export interface PermitHammerReport {
   readonly completed: number;
   /** Requests whose outcome the workers could not know (Redis unreachable, or cut by a kill). */
   readonly unknown: number;
-  /** `Semaphore` releases that found their permits' mark gone (LockNotHeldError): an earlier try of theirs may have given them back. */
+  /** `Semaphore` releases that found their permits' mark gone (LockLostError): an earlier try of theirs may have given them back. */
   readonly releasesNotHeld: number;
   /** A leased kind's leases: see {@link LeaseReport}. */
   readonly leases?: LeaseReport;

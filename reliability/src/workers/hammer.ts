@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectExecutor, startChildSession } from '@deadbolt/conformance/connect';
-import { LockClient, LockError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
+import { LockClient, LockError, LockLostError, LockNotHeldError, RedisUnavailableError } from '@deadbolt/core';
 import { LockGroupError } from '@deadbolt/multilock';
 import { monotonicMicros } from '../clock.js';
 import {
@@ -62,6 +62,7 @@ await Promise.all(
           const requested = monotonicMicros();
           const held = await retried('acquire', () => lock.acquire({ waitTime: WAIT_TIME }));
           emit({ event: 'acquired', subject: index, hold, requested, at: monotonicMicros() });
+          reportAbort(held, hold);
           const token = kind.token?.(held);
           const read = await store.read(keys, token);
           let wrote = false;
@@ -77,7 +78,8 @@ await Promise.all(
             rejected: !read.accepted || (exclusive && !wrote),
             lost: held.signal.aborted,
           });
-          emit({ event: 'released', hold, release: await releaseOutcome(held) });
+          const release = await releaseOutcome(held);
+          emit({ event: 'released', hold, release, at: monotonicMicros() });
         }
       } finally {
         store.close();
@@ -103,18 +105,20 @@ async function retried<T>(
   onUnknown: () => void = () => undefined,
 ): Promise<T> {
   for (let tries = 1; ; tries++) {
+    const started = monotonicMicros();
     try {
       return await call();
     } catch (error) {
       if (
         !(error instanceof LockError) ||
         error instanceof LockNotHeldError ||
+        error instanceof LockLostError ||
         error instanceof LockGroupError ||
         tries >= MAX_TRIES
       )
         throw error;
       if (error instanceof RedisUnavailableError) onUnknown();
-      emit({ event: 'retried', stage, error: error.name });
+      emit({ event: 'retried', stage, error: error.name, started, at: monotonicMicros() });
       await sleep(Math.min(tries * RETRY_PAUSE_MS, RETRY_PAUSE_MAX_MS));
     }
   }
@@ -135,15 +139,23 @@ async function releaseOutcome(held: LockHold, triedUnknown = false): Promise<Rel
     );
     return 'released';
   } catch (error) {
-    if (error instanceof LockNotHeldError) return unknown ? 'unknown' : 'not-held';
+    // Lost before or at the release (a retry after an unknown outcome finds the hold gone), or released twice.
+    if (error instanceof LockLostError || error instanceof LockNotHeldError) return unknown ? 'unknown' : 'not-held';
     if (!(error instanceof LockGroupError)) throw error;
-    emit({ event: 'retried', stage: 'release', error: error.name });
+    emit({ event: 'retried', stage: 'release', error: error.name, started: monotonicMicros(), at: monotonicMicros() });
     const members = await Promise.all(
       error.failures.map(({ member, error: cause }) => releaseOutcome(member, cause instanceof RedisUnavailableError)),
     );
     if (members.every((outcome) => outcome === 'released')) return 'released';
     return members.includes('not-held') ? 'not-held' : 'unknown';
   }
+}
+
+/** Prints when the hold's signal aborts (at once if it already has). */
+function reportAbort(held: LockHold, hold: string): void {
+  const report = () => emit({ event: 'aborted', hold, at: monotonicMicros() });
+  if (held.signal.aborted) report();
+  else held.signal.addEventListener('abort', report, { once: true });
 }
 
 function fail(message: string): never {

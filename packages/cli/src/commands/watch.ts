@@ -5,14 +5,14 @@ import { inspectLock } from '../inspect.js';
 import { writeJson, type CommandIo } from '../io.js';
 import type { LockInfo } from '../LockInfo.js';
 import { renderLock } from '../views.js';
-import { lockEvents } from '../watchEvents.js';
+import { describeLockEvent, lockEvents, type LockEvent } from '../watchEvents.js';
 
 /** `deadbolt watch`: how often to look, and how many times. */
 export const WATCH_SYNTAX = {
   name: 'watch',
   usage: 'watch <name>',
   summary:
-    'the lock, redrawn every --interval ms with what changed (acquired, released, handed off, waiters joining and leaving) until Ctrl-C; with --json, one JSON object per look and line',
+    'the lock, redrawn every --interval ms with what changed (acquired, released, handed off, waiters joining and leaving) until Ctrl-C; with --json, one JSON object per look and line: its schemaVersion (1), the lock, and the changes as events with a type',
   options: {
     interval: { type: 'string', default: '500', label: '--interval <ms>', description: 'between looks (default 500)' },
     count: { type: 'string', label: '--count <n>', description: 'stop after n looks (default: until Ctrl-C)' },
@@ -27,6 +27,26 @@ export interface WatchOptions {
   readonly interval: number;
   /** How many looks before it stops by itself; `Infinity` until interrupted. */
   readonly count: number;
+}
+
+/** The version of the `--json` record: raised when a field changes meaning or goes away. */
+export const WATCH_SCHEMA_VERSION = 1;
+
+/**
+ * One look of `deadbolt watch --json`, written as one line. Fields may be added within a schema
+ * version; none changes meaning or goes away without a new one.
+ */
+export interface WatchLook {
+  /** The format's version, 1 today, so that a consumer can refuse a format it does not know. */
+  readonly schemaVersion: typeof WATCH_SCHEMA_VERSION;
+  /** When the look was taken, epoch ms. */
+  readonly at: number;
+  /** The lock's name, as given. */
+  readonly name: string;
+  /** The lock; `null` when it is free and nobody waits. */
+  readonly lock: LockInfo | null;
+  /** What changed since the previous look (none on the first). */
+  readonly events: readonly LockEvent[];
 }
 
 // Clears a terminal and puts the cursor home, so each look redraws in place.
@@ -49,7 +69,7 @@ export async function watchCommand(connection: Connection, io: CommandIo, option
     const events = look === 1 ? [] : lockEvents(previous, lock);
     previous = lock;
     const time = new Date(io.now()).toISOString().slice(11, 23);
-    recent.push(...events.map((event) => `${time}  ${event}`));
+    recent.push(...events.map((event) => `${time}  ${describeLockEvent(event)}`));
     recent.splice(0, Math.max(0, recent.length - RECENT_EVENTS));
     writeLook(io, options, lock, io.isTty ? recent : recent.slice(recent.length - events.length), events);
     if (look < options.count) await sleep(options.interval, undefined, { signal: io.signal }).catch(() => undefined);
@@ -61,11 +81,12 @@ function writeLook(
   options: WatchOptions,
   lock: LockInfo | null,
   shown: readonly string[],
-  events: readonly string[],
+  events: readonly LockEvent[],
 ): void {
   const at = io.now();
   if (options.json) {
-    writeJson(io, { at, name: options.name, lock, events });
+    const record: WatchLook = { schemaVersion: WATCH_SCHEMA_VERSION, at, name: options.name, lock, events };
+    writeJson(io, record);
     return;
   }
   const body = lock === null ? `lock     ${options.name}\nstate    free, nobody waits` : renderLock(lock, at);

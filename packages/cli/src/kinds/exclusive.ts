@@ -9,10 +9,15 @@ export function exclusiveHolders(hash: Readonly<Record<string, string>>): Holder
   const holders: Holder[] = [];
   for (const [field, value] of Object.entries(hash)) {
     const holds = holdCount(value);
-    if (!field.includes(':') || holds === undefined) return undefined;
+    if (!isOwnerField(field) || holds === undefined) return undefined;
     holders.push({ ...ownerName(field), role: 'owner', holds });
   }
   return holders;
+}
+
+/** Whether a hash field names an owner, `<clientId>:<ownerId>` (a writer's ends in `:write`). */
+export function isOwnerField(field: string): boolean {
+  return field.includes(':');
 }
 
 /** A stored hold count; `undefined` unless a whole number of at least 0. */

@@ -3,7 +3,7 @@ import type { Connection } from '../connection.js';
 import { lockKeys } from '../keyNames.js';
 import { ownerName, type Holder } from '../LockInfo.js';
 import { remainingLeases } from '../snapshot.js';
-import { holdCount } from './exclusive.js';
+import { holdCount, isOwnerField } from './exclusive.js';
 
 /** A read-write lock hash, decoded: its mode and its owners' fields. */
 export interface ReadWriteHash {
@@ -26,7 +26,7 @@ export function decodeReadWrite(hash: Readonly<Record<string, string>>): ReadWri
   for (const [field, value] of Object.entries(hash)) {
     if (field === MODE_FIELD) continue;
     const holds = holdCount(value);
-    if (!field.includes(':') || holds === undefined) return undefined;
+    if (!isOwnerField(field) || holds === undefined) return undefined;
     if (field.endsWith(WRITER_FIELD_SUFFIX))
       writers.push({ ...ownerName(field.slice(0, -WRITER_FIELD_SUFFIX.length)), field, role: 'writer', holds });
     else readers.push({ ...ownerName(field), role: 'reader', holds });

@@ -43,6 +43,11 @@ export class HoldRecord {
   counted = true;
   /** Whether a snapshot has shown this hold counted in Redis. */
   confirmed = false;
+  /**
+   * Whether a release that rejected with the loss may have taken this hold out of Redis (it was
+   * lost before, and Redis may still have kept it): Redis's count tells.
+   */
+  mayBeReleased = false;
   released = false;
   releaseCalledAt: number | undefined;
   abortedAt: number | undefined;

@@ -1,4 +1,4 @@
-import { LockNotHeldError, type AcquireOptions, type HeldLock, type LockClient } from '@deadbolt/core';
+import { type AcquireOptions, type HeldLock, type LockClient } from '@deadbolt/core';
 import type { Backend } from '../backends/index.js';
 import { sleep } from '../timing.js';
 import { checkExclusion, checkExtendExact, checkHeld, checkSignals, reconcile, type ExtendPromise } from './checks.js';
@@ -262,11 +262,7 @@ export class StepRunner {
     // body is refused as any second release is; a hold lost meanwhile ends withLock with the loss.
     const released: Outcome<unknown> = outcome.kind === 'ok' ? { kind: 'ok', value: undefined } : outcome;
     const doneAt = now();
-    const allowed = new Set(
-      record.released
-        ? ['notHeld' as const]
-        : [...judgeHoldCall(this.#ctx.model, record, doneAt, false)].map(lossOnExit),
-    );
+    const allowed = new Set(this.#holdCallOutcomes(record, doneAt));
     if (!record.released && record.held.signal.aborted) allowed.add('lost');
     note(`left: ${this.#judgeRelease(record, released, bodyDoneAt, doneAt, allowed)}`);
   }
@@ -277,14 +273,22 @@ export class StepRunner {
     outcome: Outcome<unknown>,
     calledAt: number,
     doneAt: number,
-    allowed: ReadonlySet<OutcomeKind> = judgeHoldCall(this.#ctx.model, record, doneAt, false),
+    allowed: ReadonlySet<OutcomeKind> = this.#holdCallOutcomes(record, doneAt),
   ): string {
     this.#expectOutcome(allowed, outcome, `release of ${record.describe()}`);
     if (!record.released) record.releaseCalledAt = calledAt;
     const wasReleased = record.released;
     record.released = true;
     if (!wasReleased && releasedInRedis(outcome)) record.counted = false;
+    if (!wasReleased && outcome.kind === 'lost') record.mayBeReleased = true;
     return describeOutcome(outcome);
+  }
+
+  // A release or an extend is refused (`notHeld`) once released; it rejects with the loss (`lost`)
+  // where a call on the hold is refused because the hold is gone.
+  #holdCallOutcomes(record: HoldRecord, at: number, abortedBefore = false): ReadonlySet<OutcomeKind> {
+    if (record.released) return new Set(['notHeld']);
+    return new Set([...judgeHoldCall(this.#ctx.model, record, at, abortedBefore)].map(lossOnExit));
   }
 
   #expectOutcome(allowed: ReadonlySet<OutcomeKind>, outcome: Outcome<unknown>, what: string): void {
@@ -309,10 +313,11 @@ export class StepRunner {
     if (!record) return 'no hold yet';
     const abortedBefore = record.held.signal.aborted;
     const sentAt = now();
-    const outcome = await outcomeOf(() => record.held.extend(ms), 'ok');
+    // Whatever keeps the hold: a watchdog hold becomes a fixed lease, as the model expects.
+    const outcome = await outcomeOf(() => record.held.extend(ms, { stopWatchdog: true }), 'ok');
     const doneAt = now();
     this.#expectOutcome(
-      judgeHoldCall(model, record, doneAt, abortedBefore),
+      this.#holdCallOutcomes(record, doneAt, abortedBefore),
       outcome,
       `extend(${ms}) of ${record.describe()}`,
     );
@@ -389,16 +394,15 @@ export class StepRunner {
   }
 }
 
-// Whether a release took the hold out of Redis: it did unless it was refused. withLock's loss
-// (lost) says which: its cause is the refusal when the release found the hold gone.
+// Whether the release took the hold out of Redis: it did when it resolved. One that rejected with
+// the loss may have found it gone, or taken out what was left of it (a hold whose own lease ended
+// while its owner's other holds kept the lock): reconciling with Redis's count tells (see
+// `HoldRecord.mayBeReleased`).
 function releasedInRedis(outcome: Outcome<unknown>): boolean {
-  return (
-    outcome.kind === 'ok' ||
-    (outcome.kind === 'lost' && !(outcome.error instanceof Error && outcome.error.cause instanceof LockNotHeldError))
-  );
+  return outcome.kind === 'ok';
 }
 
-// withLock turns a release that finds its hold gone into the loss it is (a LockLostError).
+// A release that finds its hold gone, or of a hold lost before, rejects with the loss (a LockLostError).
 function lossOnExit(kind: OutcomeKind): OutcomeKind {
   return kind === 'notHeld' ? 'lost' : kind;
 }

@@ -59,8 +59,13 @@ export function checkExclusion(observed: ObservedLock, readWrite: boolean, log: 
 export function reconcile(model: LockModel, observed: ObservedLock, log: ViolationLog): void {
   const counted = model.countedByField();
   for (const field of new Set([...counted.keys(), ...observed.fields.keys()])) {
-    const holds = counted.get(field) ?? [];
     const actual = observed.fields.get(field) ?? 0;
+    // Holds whose release rejected with the loss but may have gone through: Redis's count says
+    // which did, the first of them first.
+    let holds = counted.get(field) ?? [];
+    const released = holds.filter((hold) => hold.mayBeReleased).slice(0, Math.max(0, holds.length - actual));
+    for (const hold of released) hold.counted = false;
+    holds = holds.filter((hold) => hold.counted);
     if (actual === holds.length) {
       for (const hold of holds) hold.confirmed = true;
       continue;

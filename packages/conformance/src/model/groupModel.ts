@@ -181,7 +181,7 @@ class GroupRunner {
         if (!hold) return 'no hold yet';
         const before = hold.live && !hold.held.signal.aborted;
         const sentAt = now();
-        const outcome = await outcomeOf(() => hold.held.extend(step.ms), 'ok');
+        const outcome = await outcomeOf(() => hold.held.extend(step.ms, { stopWatchdog: true }), 'ok');
         this.log.expect(before || outcome.kind !== 'ok', 'outcome', () => `extend of ${hold.describe()} succeeded`);
         if (outcome.kind === 'ok') {
           hold.believedEnd = sentAt + step.ms;

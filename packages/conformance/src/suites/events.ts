@@ -1,4 +1,10 @@
-import { ClientClosedError, LockWaitTimeoutError, type LockClient, type LockClientEvents } from '@deadbolt/core';
+import {
+  ClientClosedError,
+  LockLostError,
+  LockWaitTimeoutError,
+  type LockClient,
+  type LockClientEvents,
+} from '@deadbolt/core';
 import { expect, it } from 'vitest';
 import { waitersWaiting, type ConformantLock } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
@@ -40,6 +46,29 @@ export function eventsSuite(ctx: SuiteContext): void {
     if (!exclusive) throw new Error(`${ctx.subject.kind.id} has no exclusive role`);
     return ctx.subject.kind.create([client], name, exclusive.name);
   };
+
+  it('every hold ends in exactly one released or lockLost event, and lockLost says why', async () => {
+    const client = await ctx.client();
+    const seen = record(client, 'acquired', 'released', 'lockLost');
+    const lock = ctx.lock(client, 'one-end');
+    // Released.
+    await (await lock.acquire()).release();
+    // A fixed lease that ends under its holder, then its release: one lockLost, for the lease.
+    const leased = await lock.acquire({ leaseTime: 150 });
+    await eventually(() => leased.signal.aborted, 2_000);
+    await leased.release().catch(() => undefined);
+    // Found gone by its release, before anything else noticed.
+    const forced = await lock.acquire();
+    expect(await lock.forceUnlock()).toBe(true);
+    await expect(forced.release()).rejects.toBeInstanceOf(LockLostError);
+    // Still held when its client closes.
+    await lock.acquire();
+    await client.close();
+    expect(seen.acquired).toHaveLength(4);
+    expect(seen.released).toHaveLength(1);
+    expect(seen.lockLost.map(({ reason }) => reason)).toEqual(['leaseEnded', 'gone', 'clientClosed']);
+    expect(seen.lockLost.every(({ error, reason }) => error.reason === reason)).toBe(true);
+  });
 
   it('an acquisition and its release are reported with the lock, its kind, the owner and the times', async () => {
     const client = await ctx.client();

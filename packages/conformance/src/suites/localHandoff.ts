@@ -3,7 +3,7 @@ import { call, holdMarkersKey, lockRuntime } from '@deadbolt/core/kit';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { ConformantLock } from '../kinds/index.js';
-import { publishes } from '../publishes.js';
+import { publishes, scriptCalls } from '../publishes.js';
 import type { SuiteContext } from '../SuiteContext.js';
 import { eventually, sleep, waitersAsleep } from '../timing.js';
 import { handoffPlans, runPlan } from './handoffPlans.js';
@@ -69,6 +69,69 @@ export function localHandoffSuite(ctx: SuiteContext): void {
     const next = await waiting;
     expect(await lock.holdCount(next.owner)).toBe(1);
     await next.release();
+  });
+
+  // Issue 33: an attempt made while another owner of the same client holds the lock can only fail.
+  it('a task that asks for a lock another owner of its client holds sends no attempt: it is next in line for the pass', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass-queued');
+    const holder = await lock.acquire();
+    // A first waiter has the lock's channel subscribed: joining it costs the next one nothing.
+    const firstInLine = lock.acquire({ waitTime: 10_000 });
+    await waitersAsleep(client);
+    const before = await scriptCalls(ctx, lock.name);
+    const secondInLine = lock.acquire({ waitTime: 10_000 });
+    await sleep(300);
+    expect((await scriptCalls(ctx, lock.name)) - before).toBe(0);
+    // The holder's own owner still re-enters at once. (Its release tries a pass to the first in
+    // line, which fails and sends that waiter to the back: the order below is not fixed.)
+    const reentered = await lock.acquire({ owner: holder.owner, waitTime: 0 });
+    await reentered.release();
+    const turns = [firstInLine, secondInLine].map(async (waiting) => {
+      const held = await waiting;
+      expect(await lock.holdCount(held.owner)).toBe(1);
+      await held.release();
+    });
+    await holder.release();
+    await Promise.all(turns);
+    expect(await lock.isLocked()).toBe(false);
+    expect(leftBehind(client)).toBe(0);
+  });
+
+  it('a task that passes the lock to a local waiter and asks again at once sends no attempt: it waits behind the receiver', async () => {
+    const client = await ctx.client();
+    const lock = ctx.lock(client, 'pass-again');
+    const holder = await lock.acquire({ owner: 'task-a' });
+    const receiving = lock.acquire({ waitTime: 10_000 });
+    await waitersAsleep(client);
+    const before = await scriptCalls(ctx, lock.name);
+    await holder.release();
+    const again = lock.acquire({ owner: 'task-a', waitTime: 10_000 });
+    const received = await receiving;
+    await sleep(300);
+    // The hand-off alone.
+    expect((await scriptCalls(ctx, lock.name)) - before).toBe(1);
+    await received.release();
+    const next = await again;
+    expect(await lock.holdCount('task-a')).toBe(1);
+    await next.release();
+    expect(await lock.isLocked()).toBe(false);
+    expect(leftBehind(client)).toBe(0);
+  });
+
+  it('a task queued behind a local holder whose lock was deleted under it takes the lock once the holder learns of the loss', async () => {
+    const client = await ctx.client({ watchdogTimeout: 1_500 });
+    const lock = ctx.lock(client, 'pass-queued-lost');
+    const holder = await lock.acquire();
+    const waiting = lock.acquire({ waitTime: 10_000 });
+    await waitersAsleep(client);
+    // Deleted with no message: only the holder's next renewal finds out.
+    await ctx.backend().command(['DEL', lock.name], lock.name);
+    await eventually(() => holder.signal.aborted, 3_000);
+    const next = await waiting;
+    expect(await lock.holdCount(next.owner)).toBe(1);
+    await next.release();
+    await expect(holder.release()).rejects.toThrow();
   });
 
   it('after maxPasses local passes a release goes to everyone, and the client steps back: a waiter of another client takes the next turn in most trials', async () => {

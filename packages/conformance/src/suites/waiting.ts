@@ -2,6 +2,7 @@ import { LockWaitTimeoutError } from '@deadbolt/core';
 import { expect, it } from 'vitest';
 import { waitersWaiting, wakesByPubSub } from '../kinds/index.js';
 import type { SuiteContext } from '../SuiteContext.js';
+import { scriptCalls } from '../publishes.js';
 import { eventually, sleep } from '../timing.js';
 
 /**
@@ -40,6 +41,26 @@ export function waitingSuite(ctx: SuiteContext): void {
     const next = await waiting;
     expect(performance.now() - released).toBeLessThan(2_000);
     await next.release();
+  });
+
+  it("a client's defaultWaitTime bounds the acquire and withLock that give no waitTime; a call's own waitTime wins", async () => {
+    const holder = await ctx.client();
+    const waiter = await ctx.client({ defaultWaitTime: 300 });
+    const name = ctx.uniqueName('default-wait');
+    const held = await ctx.lockNamed(holder, name).acquire();
+    const lock = ctx.lockNamed(waiter, name);
+    const started = performance.now();
+    const timedOut: unknown = await lock.acquire().catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(LockWaitTimeoutError);
+    expect((timedOut as LockWaitTimeoutError).waitTime).toBe(300);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    await expect(lock.withLock(() => 'ran')).rejects.toBeInstanceOf(LockWaitTimeoutError);
+    // The call's own wait outlasts the default, and the holder's release ends it.
+    const waiting = lock.acquire({ waitTime: 10_000 });
+    await sleep(600);
+    await held.release();
+    await (await waiting).release();
+    expect(waiter.activity().channels).toEqual([]);
   });
 
   it('a timed-out wait throws and leaves nothing behind', async () => {
@@ -82,6 +103,31 @@ export function waitingSuite(ctx: SuiteContext): void {
     await Promise.all(waits);
     expect(await noChannelsLeft()).toBe(true);
   });
+
+  // Issue 33: the attempt after joining catches a release between a failed attempt and the
+  // subscription; on a channel confirmed before the attempt was sent, with no message since,
+  // there is nothing to catch.
+  const itWithSharedChannel: (name: string, fn: () => Promise<void>) => void =
+    kind.waiterChannels === 'shared' ? (name, fn) => it(name, fn) : () => undefined;
+  itWithSharedChannel(
+    'a waiter that joins a channel its client has subscribed already makes one attempt, then sleeps',
+    async () => {
+      const [holderClient, waiterClient] = [await ctx.client(), await ctx.client()];
+      const name = ctx.uniqueName('joined');
+      // A fixed lease: no renewal runs a script meanwhile.
+      const held = await ctx.lockNamed(holderClient, name).acquire({ leaseTime: 60_000 });
+      const lock = ctx.lockNamed(waiterClient, name);
+      const first = lock.withLock(() => undefined, { waitTime: 20_000 });
+      expect(await serverListsChannels(1)).toBe(true);
+      await sleep(50);
+      const before = await scriptCalls(ctx, name);
+      const second = lock.withLock(() => undefined, { waitTime: 20_000 });
+      await sleep(300);
+      expect((await scriptCalls(ctx, name)) - before).toBe(1);
+      await held.release();
+      await Promise.all([first, second]);
+    },
+  );
 
   it('5000 contended cycles leave no channel subscribed', async () => {
     const [one, two] = [await ctx.client(), await ctx.client()];

@@ -4,10 +4,9 @@ import { ClientClosedError, RedisUnavailableError, type LockLostError } from '..
 import { permissionDenied } from '../errors/PermissionDeniedError.js';
 import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { Executor } from '../executor/Executor.js';
-import { serverVersion } from '../commands/serverVersion.js';
 import { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import { newGeneratedOwner } from '../owner/generatedOwners.js';
-import { ChannelHub, type ChannelSubscription } from '../pubsub/ChannelHub.js';
+import { ChannelHub, type ChannelMark, type ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import { ReplicaSync } from '../replication/ReplicaSync.js';
 import type { CoreRuntime } from '../runtime/CoreRuntime.js';
@@ -16,11 +15,9 @@ import { type Call, type CommandContext, type PublishCommand } from '../scripts/
 import { ScriptRunner } from '../scripts/ScriptRunner.js';
 import { RenewalScheduler, type Renewal, type RenewalTarget } from '../watchdog/RenewalScheduler.js';
 import { EvictionGuard, type EvictionRisk } from './EvictionGuard.js';
+import { ServerVersionGuard } from './ServerVersionGuard.js';
 import type { LockEvents } from './LockEvents.js';
 import type { ResolvedLockClientOptions } from './LockClientOptions.js';
-
-// Redis 7.0.0 as REDIS_VERSION_NUM reports it: the first version with sharded pub/sub.
-const REDIS_7 = 0x070000;
 
 /** What a client reports of its work in progress: see `LockClient.activity`. */
 export interface LockClientActivity {
@@ -42,6 +39,7 @@ export interface LockClientActivity {
 export class ClientRuntime implements CoreRuntime {
   readonly clientId: string;
   readonly watchdogTimeout: number;
+  readonly defaultWaitTime: number;
   readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
   readonly localHandoffs: LocalHandoffs | undefined;
   readonly events: LockEvents;
@@ -54,12 +52,12 @@ export class ClientRuntime implements CoreRuntime {
   readonly #recordTtl: number;
   readonly #clock: ServerClock;
   #nextHold = 0;
-  #sharded: Promise<boolean> | undefined;
   // Known once the first publishing command resolved the mode: later calls skip the await.
   #publish: PublishCommand | undefined;
-  // Set once the first operation's checks (pub/sub mode, eviction policy) passed.
+  // Set once the first operation's checks (server version, pub/sub mode, eviction policy) passed.
   #ready = false;
   readonly #eviction: EvictionGuard;
+  readonly #version: ServerVersionGuard;
   #closed = false;
 
   constructor(executor: Executor, options: ResolvedLockClientOptions, events: LockEvents) {
@@ -68,9 +66,11 @@ export class ClientRuntime implements CoreRuntime {
     this.#executor = executor;
     this.clientId = options.clientId;
     this.watchdogTimeout = options.watchdogTimeout;
+    this.defaultWaitTime = options.defaultWaitTime;
     this.#recordTtl = 2 * options.commandTimeout;
     this.#clock = new ServerClock(executor, options.commandTimeout);
     this.#runner = new ScriptRunner(executor, options.commandTimeout, (key) => this.#clock.relearn(key));
+    this.#version = new ServerVersionGuard(this.#runner);
     this.#channels = new ChannelHub(executor, () => this.#shardedPubSub(), options.commandTimeout);
     this.#eviction = new EvictionGuard(options.evictionPolicy, executor, options.commandTimeout, (risk) =>
       reportEvictionRisk(events, risk),
@@ -78,7 +78,6 @@ export class ClientRuntime implements CoreRuntime {
     this.#renewals = new RenewalScheduler((batch) => this.run(batch), {
       lease: options.watchdogTimeout,
       isCluster: executor.isCluster,
-      onLost: (target, error) => events.emit('lockLost', { key: target.name, field: target.field, error }),
       onBatch: {
         renewed: (holds, lost, tookMs) => {
           if (events.listening('renewed')) events.emit('renewed', { holds, lost, tookMs });
@@ -108,8 +107,8 @@ export class ClientRuntime implements CoreRuntime {
   run<Reply>(command: Call<Reply>, onLateReply?: (reply: Reply) => void): Promise<Reply> {
     const publish = this.#publish;
     const key = command.keys[0] ?? '';
-    // Once per client: learn the pub/sub mode and the server's clock and check the eviction
-    // policy, then run as every later call does (with evictionPolicy 'throw' and an evicting
+    // Once per client: check the server's version, learn the pub/sub mode and the server's clock
+    // and check the eviction policy, then run as every later call does (with evictionPolicy 'throw' and an evicting
     // policy, every call rejects).
     if (!this.#ready || publish === undefined) return this.#firstUse(key).then(() => this.run(command, onLateReply));
     // On the hot path of every lock call: no async wrapper, one promise hop for the decode.
@@ -147,7 +146,12 @@ export class ClientRuntime implements CoreRuntime {
   }
 
   async #firstUse(key: string): Promise<void> {
-    await Promise.all([this.publishCommand(), this.#eviction.check(key), this.#clock.learn(key)]);
+    await Promise.all([
+      this.#version.version(),
+      this.publishCommand(),
+      this.#eviction.check(key),
+      this.#clock.learn(key),
+    ]);
     this.#ready = true;
   }
 
@@ -157,6 +161,10 @@ export class ClientRuntime implements CoreRuntime {
 
   newHoldId(): string {
     return `${this.#instance}:${++this.#nextHold}`;
+  }
+
+  channelMark(channel: string): ChannelMark | undefined {
+    return this.#channels.mark(channel);
   }
 
   join(channel: string, wakes?: WakeRule): Promise<ChannelSubscription> {
@@ -195,24 +203,14 @@ export class ClientRuntime implements CoreRuntime {
   async close(): Promise<void> {
     this.#closed = true;
     this.#renewals.stop();
-    this.#channels.close(new ClientClosedError());
+    await this.#channels.close(new ClientClosedError());
     await this.#executor.close();
   }
 
-  // Whether lock channels use sharded pub/sub, decided once per client.
+  // Whether lock channels use sharded pub/sub: every supported server (7.0+) has it.
   #shardedPubSub(): Promise<boolean> {
-    if (!this.#sharded) {
-      const { pubsub } = this.#options;
-      this.#sharded =
-        pubsub === 'auto'
-          ? this.#executor.isCluster
-            ? this.#runner.run(serverVersion.script, [], []).then((version) => serverVersion.decode(version) >= REDIS_7)
-            : Promise.resolve(false)
-          : Promise.resolve(pubsub === 'sharded');
-      // A failed probe (Redis down) is asked again next time instead of being remembered.
-      this.#sharded.catch(() => (this.#sharded = undefined));
-    }
-    return this.#sharded;
+    const { pubsub } = this.#options;
+    return Promise.resolve(pubsub === 'auto' ? this.#executor.isCluster : pubsub === 'sharded');
   }
 }
 

@@ -36,6 +36,7 @@ const EXECUTOR_METHODS = ['evalsha', 'eval', 'command', 'subscribe', 'unsubscrib
  * await locks.close(); // closes what Deadbolt opened; your `redis` stays open
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below documents inherited methods
 export class LockClient extends EventEmitter<LockClientEvents> implements LockHost {
   /** This client's id: the first half of every owner field it writes. */
   readonly id: string;
@@ -99,4 +100,40 @@ export class LockClient extends EventEmitter<LockClientEvents> implements LockHo
   [LOCK_RUNTIME](): LockRuntime {
     return this.#runtime;
   }
+}
+
+// The listener methods LockClient inherits from EventEmitter, declared again with the client's own
+// events: the reference would otherwise show them as Node's (external) members, which it hides.
+// The listener's type distributes over `K`, as EventEmitter's does: for a union of events, a union
+// of listeners.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- EventEmitter implements them
+export interface LockClient {
+  /**
+   * Calls `listener` with each `event` of this client, from now on ({@link LockClientEvents} lists
+   * them and what each reports), e.g. `locks.on('lockLost', ({ key, error }) => log(key, error))`.
+   *
+   * @returns this client, to chain calls
+   */
+  on<K extends keyof LockClientEvents>(
+    event: K,
+    listener: K extends keyof LockClientEvents ? (...args: LockClientEvents[K]) => void : never,
+  ): this;
+  /**
+   * Calls `listener` with the next `event` of this client only ({@link LockClientEvents}).
+   *
+   * @returns this client, to chain calls
+   */
+  once<K extends keyof LockClientEvents>(
+    event: K,
+    listener: K extends keyof LockClientEvents ? (...args: LockClientEvents[K]) => void : never,
+  ): this;
+  /**
+   * Stops calling a `listener` that {@link LockClient.on} or {@link LockClient.once} added for `event`.
+   *
+   * @returns this client, to chain calls
+   */
+  off<K extends keyof LockClientEvents>(
+    event: K,
+    listener: K extends keyof LockClientEvents ? (...args: LockClientEvents[K]) => void : never,
+  ): this;
 }

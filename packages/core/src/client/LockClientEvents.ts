@@ -1,4 +1,4 @@
-import type { LockLostError } from '../errors/LockError.js';
+import type { LockLossReason, LockLostError } from '../errors/LockError.js';
 
 /** What the `lockLost` event reports. */
 export interface LockLostEvent {
@@ -6,7 +6,9 @@ export interface LockLostEvent {
   readonly key: string;
   /** The owner field (`<clientId>:<ownerId>`) that held it. */
   readonly field: string;
-  /** Why it was lost; also the reason of each held lock's aborted signal. */
+  /** Why it was lost: `error.reason`, for metrics that tell a lease that ended from a lock that went. */
+  readonly reason: LockLossReason;
+  /** The loss; also the reason of the held lock's aborted signal. */
   readonly error: LockLostError;
 }
 
@@ -34,7 +36,10 @@ export interface LockClientEvents {
       readonly passedLocally: boolean;
     },
   ];
-  /** A held lock was released (one hold of it: a re-entered lock stays held by its other holds). `heldMs` counts from its grant. */
+  /**
+   * A held lock was released (one hold of it: a re-entered lock stays held by its other holds).
+   * `heldMs` counts from its grant. Every hold ends in exactly one `released` or `lockLost`.
+   */
   released: [event: { readonly name: string; readonly kind: string; readonly owner: string; readonly heldMs: number }];
   /**
    * An acquisition did not take the lock at its first attempt: it was held by someone else, and
@@ -65,8 +70,12 @@ export interface LockClientEvents {
    */
   renewed: [event: { readonly holds: number; readonly lost: number; readonly tookMs: number }];
   /**
-   * A held lock was lost: the watchdog found it gone or could not reach Redis before its lease
-   * ended, its fixed lease ran out while it was held, or an extend found it gone.
+   * A held lock was lost, for the `reason` the event carries: its fixed lease ran out while it was
+   * held (`leaseEnded`), the watchdog, an extend or its release found it gone (`gone`), the
+   * watchdog could not reach Redis before its lease ended (`unreachable`), an extend or release
+   * whose outcome is unknown may have ended it (`outcomeUnknown`), or its client was closed
+   * (`clientClosed`). Every hold ends in exactly one `released` or `lockLost`: a hold reported
+   * lost is not reported again by its release.
    */
   lockLost: [event: LockLostEvent];
   /**

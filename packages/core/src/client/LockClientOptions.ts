@@ -18,13 +18,22 @@ export interface LockClientOptions {
    */
   watchdogTimeout?: number;
   /**
+   * How long `acquire` and `withLock` wait, for every kind of lock and semaphore of this client,
+   * when the call gives no `waitTime` (a call's own `waitTime` wins; `tryAcquire` still defaults to
+   * 0). Set it where nothing should wait for long, such as a request handler: a lock that stays
+   * taken then fails the request with `LockWaitTimeoutError` instead of hanging it. Default
+   * `Infinity`: wait until acquired, as Redisson's `lock()`.
+   */
+  defaultWaitTime?: number;
+  /**
    * How long one call to Redis may take before it fails with `RedisUnavailableError`.
    * Default 10 000.
    */
   commandTimeout?: number;
   /**
    * `classic` (SUBSCRIBE/PUBLISH), `sharded` (SSUBSCRIBE/SPUBLISH, Redis 7) or `auto`: sharded on
-   * a Redis 7 cluster, classic otherwise, as Redisson does. Java and Node services sharing locks
+   * a cluster (every supported server, Redis 7.0 or later, has it), classic otherwise, as Redisson
+   * does on Redis 7. Java and Node services sharing locks
    * must agree. Default `auto`.
    */
   pubsub?: PubSubMode;
@@ -67,6 +76,7 @@ export type ResolvedLockClientOptions = Required<Omit<LockClientOptions, 'replic
 
 const KNOWN = [
   'watchdogTimeout',
+  'defaultWaitTime',
   'commandTimeout',
   'pubsub',
   'clientId',
@@ -98,6 +108,9 @@ export function resolveClientOptions(value: unknown, defaultClientId: () => stri
   if (clientId.includes(':')) throw new InvalidArgumentError('options.clientId', 'must not contain ":"');
   return {
     watchdogTimeout: checkDuration(options.watchdogTimeout ?? 30_000, 'options.watchdogTimeout', { min: 30 }),
+    defaultWaitTime: checkDuration(options.defaultWaitTime ?? Infinity, 'options.defaultWaitTime', {
+      allowInfinity: true,
+    }),
     commandTimeout: checkDuration(options.commandTimeout ?? 10_000, 'options.commandTimeout', { min: 1 }),
     pubsub,
     clientId,

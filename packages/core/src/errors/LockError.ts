@@ -32,11 +32,38 @@ export class LockWaitTimeoutError extends LockError {
 }
 
 /**
- * A held lock was lost: its renewal found it gone (expired or force-unlocked), or Redis could
- * not be reached before its lease ended. This is the `reason` of the held lock's aborted
- * `signal` and the payload of the client's `lockLost` event.
+ * Why a hold was lost, as {@link LockLostError.reason} says it:
+ * - `leaseEnded`: its fixed `leaseTime` ran out while it was held (a lease the holder chose; for
+ *   a job that keeps its lock to the end of its lease, this is how the hold ends);
+ * - `gone`: the watchdog, an `extend` or the release found it no longer in Redis: it expired (a
+ *   process paused past its lease), was force-unlocked, evicted, or lost in a failover; Redis
+ *   does not say which;
+ * - `unreachable`: Redis could not be reached to renew it before its lease ended;
+ * - `outcomeUnknown`: an `extend` or a release whose outcome is unknown (Redis unreachable, no
+ *   reply in time) may have ended it;
+ * - `clientClosed`: its client was closed, which stops renewal;
+ * - `maxHoldTimeReached`: the watchdog kept it for the `maxHoldTime` it was acquired with, and
+ *   then let it end (a holder that is alive but stuck loses its lock to the next one).
  */
-export class LockLostError extends LockError {}
+export type LockLossReason =
+  'leaseEnded' | 'gone' | 'unreachable' | 'outcomeUnknown' | 'clientClosed' | 'maxHoldTimeReached';
+
+/**
+ * A held lock was lost: its fixed lease ended, its renewal found it gone (expired, force-unlocked,
+ * evicted) or could not reach Redis before its lease ended, or its client was closed; the
+ * {@link LockLostError.reason} says which. This is the `reason` of the held lock's aborted
+ * `signal`, the payload of the client's `lockLost` event, and what `withLock`, `release()` and
+ * `await using` reject with for a hold that was lost.
+ */
+export class LockLostError extends LockError {
+  /** Why the hold was lost. */
+  readonly reason: LockLossReason;
+
+  constructor(message: string, options: { lockName?: string | undefined; cause?: unknown; reason: LockLossReason }) {
+    super(message, options);
+    this.reason = options.reason;
+  }
+}
 
 /** An argument was rejected before anything was sent to Redis. */
 export class InvalidArgumentError extends LockError {

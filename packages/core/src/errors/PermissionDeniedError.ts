@@ -40,14 +40,16 @@ export interface RefusedOperation {
   readonly lockName?: string | undefined;
 }
 
-// Redis 7.0 answers a command refused outright with NOPERM, and a command a script calls with ERR.
+// Redis answers a command refused outright with NOPERM, and a command a script calls with ERR:
+// `ERR The user executing the script can't ...` on 7.0, `ERR ACL failure in script: ...` from 7.2
+// (Redis 8, Valkey).
 const REFUSED_COMMAND = /no permissions to run the '([^']+)' command/i;
-const REFUSED_IN_SCRIPT = /user executing the script can't|NOPERM/i;
+const REFUSED_IN_SCRIPT = /user executing the script can't|ACL failure in script|NOPERM/i;
 
 /**
  * A {@link PermissionDeniedError} for a server reply that says the ACL user lacks a permission
- * (`NOPERM ...`, or Redis 7.0's `ERR The user executing the script can't ...` from inside a
- * script); `undefined` for any other error.
+ * (`NOPERM ...`, or from inside a script Redis 7.0's `ERR The user executing the script can't ...`
+ * and Redis 7.2's and Valkey's `ERR ACL failure in script: ...`); `undefined` for any other error.
  */
 export function permissionDenied(error: unknown, refused: RefusedOperation): PermissionDeniedError | undefined {
   const reply = error instanceof Error ? error.message : String(error);

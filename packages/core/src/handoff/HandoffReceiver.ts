@@ -14,6 +14,11 @@ export interface Passed<Grant> {
   readonly grant: Grant;
   readonly acquiredAt: number;
   readonly streak?: HandoffStreak;
+  /**
+   * For a lock passed to a waiter the watchdog will keep it for: ends the pass's count of it as
+   * standing in the client (see `LocalHandoffs.stand`), which its hold takes over.
+   */
+  readonly endStanding?: (() => void) | undefined;
 }
 
 /** What a {@link HandoffReceiver} needs of the lock it waits for. */
@@ -51,18 +56,28 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver<Grant> {
   readonly #lock: ReceivingLock<Grant>;
   readonly #field: string;
   readonly #lease: number;
+  readonly #keptByWatchdog: boolean;
   #offer: Promise<Passed<Grant> | null> | undefined;
   #closed = false;
 
   /**
    * @param field - the waiter's owner field
    * @param lease - the lease the waiter asked for, in milliseconds
+   * @param keptByWatchdog - whether the waiter asked for no lease of its own: the watchdog will keep
+   *   what it is passed
    */
-  constructor(handoffs: LocalHandoffs, lock: ReceivingLock<Grant>, field: string, lease: number) {
+  constructor(
+    handoffs: LocalHandoffs,
+    lock: ReceivingLock<Grant>,
+    field: string,
+    lease: number,
+    keptByWatchdog: boolean,
+  ) {
     this.#handoffs = handoffs;
     this.#lock = lock;
     this.#field = field;
     this.#lease = lease;
+    this.#keptByWatchdog = keptByWatchdog;
   }
 
   /**
@@ -89,13 +104,20 @@ export class HandoffReceiver<Grant> implements LocalWaiter, Receiver<Grant> {
    * and rejects: calling the release again is safe, its latch returns the first outcome.
    */
   receiveFrom(from: OwnerHold, streak: HandoffStreak): Promise<boolean> {
-    const { runtime, name, handOff, giveBack } = this.#lock;
+    const { runtime, name, handOff, giveBack, key } = this.#lock;
     const to: OwnerHold = { field: this.#field, hold: runtime.newHoldId() };
     const acquiredAt = performance.now();
+    // From the pass on, a task of this client that asks for the lock waits its turn instead of trying.
+    const endStanding = this.#keptByWatchdog ? this.#handoffs.stand(key, this.#field) : undefined;
     const passing = runtime.run(call(handOff, { name, from, to, lease: this.#lease }));
     this.#offer = passing.then(
-      (reply) => (reply.status === 'passed' ? { hold: to.hold, grant: reply.grant, acquiredAt, streak } : null),
+      (reply) => {
+        if (reply.status === 'passed') return { hold: to.hold, grant: reply.grant, acquiredAt, streak, endStanding };
+        endStanding?.();
+        return null;
+      },
       (error: unknown) => {
+        endStanding?.();
         if (error instanceof RedisUnavailableError) void giveBack(to.field, to.hold);
         return null;
       },

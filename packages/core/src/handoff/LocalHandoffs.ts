@@ -55,6 +55,9 @@ export class LocalHandoffs {
   // The round trip of the last release that ended a run, in milliseconds: how long the next
   // step-back is first guessed to need.
   #roundTrip = 1;
+  // Per lock: the owner fields of this client's holds of it that the watchdog keeps, each with how
+  // many such holds it has (re-entries count), from their first renewal's start until they end.
+  readonly #standing = new Map<string, Map<string, number>>();
 
   constructor(limits: LocalHandoffLimits) {
     this.#limits = limits;
@@ -131,6 +134,36 @@ export class LocalHandoffs {
     if (left > 0) return left;
     this.#steppingBack.delete(key);
     return 0;
+  }
+
+  /**
+   * Counts a hold of lock `key` by `field` that the watchdog keeps as standing, until the returned
+   * function is called (once; later calls do nothing): before its release is sent, when it turns
+   * into a fixed lease, when it is lost.
+   */
+  stand(key: string, field: string): () => void {
+    let fields = this.#standing.get(key);
+    if (fields === undefined) this.#standing.set(key, (fields = new Map<string, number>()));
+    const owners = fields;
+    owners.set(field, (owners.get(field) ?? 0) + 1);
+    let stands = true;
+    return () => {
+      if (!stands) return;
+      stands = false;
+      const left = (owners.get(field) ?? 1) - 1;
+      if (left > 0) owners.set(field, left);
+      else if (owners.delete(field) && owners.size === 0) this.#standing.delete(key);
+    };
+  }
+
+  /**
+   * Whether a hold of lock `key` that the watchdog keeps stands in this client for another owner
+   * than `field`: an attempt would find the lock taken, and the hold's release will pass it to a
+   * local waiter or announce it to everyone.
+   */
+  heldByAnother(key: string, field: string): boolean {
+    const owners = this.#standing.get(key);
+    return owners !== undefined && (owners.size > 1 || !owners.has(field));
   }
 
   /** How many locks this client's waiters hold off from (or did until lately: forgotten lazily). */

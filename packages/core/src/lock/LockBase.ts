@@ -51,14 +51,15 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
   }
 
   /**
-   * Takes the lock, waiting as long as `options.waitTime` (default: no limit).
+   * Takes the lock, waiting as long as `options.waitTime` (default: the client's
+   * `defaultWaitTime`, without it no limit).
    *
    * @throws {@link LockWaitTimeoutError} when the wait time runs out
    * @throws the signal's reason when `options.signal` aborts
    * @throws {@link RedisUnavailableError}, {@link InvalidArgumentError}, `ClientClosedError`
    */
   async acquire(options?: AcquireOptions): Promise<Held> {
-    const checked = checkAcquireOptions(options, Infinity);
+    const checked = checkAcquireOptions(options, this.#site.runtime.defaultWaitTime);
     const held = await this.#acquire(checked);
     if (!held) throw new LockWaitTimeoutError(this.name, checked.waitTime);
     return held;
@@ -81,9 +82,11 @@ export class LockBase<Held extends HeldLock = HeldLock, Grant = null> {
    * that aborts when the lock is lost; stop writing when it does.
    *
    * @returns what `fn` returns
-   * @throws what `fn` throws; else a `LockLostError` when the lock was lost while `fn` ran, even
-   *   if `fn` returned normally (its work may have overlapped the next holder's); else what
-   *   {@link LockBase.acquire} and {@link HeldLock.release} throw
+   * @throws the hold's `LockLostError` when the lock was lost while `fn` ran, even if `fn`
+   *   returned normally (its work may have overlapped the next holder's), and when `fn` rejected
+   *   because the signal aborted, whatever API the signal went through (see `releaseAfter` in
+   *   `@deadbolt/core/kit`); else what `fn` throws; else what {@link LockBase.acquire} and
+   *   {@link HeldLock.release} throw
    */
   async withLock<T>(fn: (signal: AbortSignal, held: Held) => T | Promise<T>, options?: AcquireOptions): Promise<T> {
     checkFunction(fn, 'fn');

@@ -2,7 +2,8 @@ import type { ForceReleaseInput, HandOffInput } from '../commands/inputs.js';
 import type { RenewCommand } from '../commands/renewBatch.js';
 import type { AcquireReply, HandOffReply, LockState, ReleaseReply } from '../commands/replies.js';
 import type { Call, Command } from '../scripts/Command.js';
-import type { HeldLock, HoldHandle } from './HeldLock.js';
+import type { HeldLock } from './HeldLock.js';
+import type { HoldHandle } from './HoldHandle.js';
 import type { Backoff } from './spinToAcquire.js';
 
 /** What an acquisition's attempts share, passed to {@link LockKind.leave}. */

@@ -1,17 +1,18 @@
-import { LockLostError, LockNotHeldError } from '../errors/LockError.js';
-
 /**
  * Runs `fn` while `held` is held and releases it afterwards, also when `fn` throws. What every
- * `withLock` shares, single locks and groups of locks alike. For lock kind authors.
+ * `withLock` shares, single locks and groups of locks alike. For lock kind authors: `held` must
+ * release as `HeldLock` does, rejecting with its signal's `LockLostError` when it was lost.
  *
  * Which error wins:
- * - `fn` threw: its error (the release is still tried, and its failure ignored).
- * - The lock was lost while `fn` ran: a `LockLostError`, even when `fn` returned normally,
- *   because the loss is the news: `fn`'s work may have overlapped the next holder's. When the
- *   release found the hold gone, the error's `cause` is that release's `LockNotHeldError` (and its
- *   message the signal's, when the holder had been told); when the release still went through (a
- *   hold whose own lease ended while other holds of its owner kept the lock), it is the signal's
- *   reason itself.
+ * - `fn` rejected because the hold's signal aborted: the signal's `LockLostError` itself, whatever
+ *   API the signal went through: the reason itself (`fetch`, `signal.throwIfAborted()`), an error
+ *   whose `cause` chain holds it (Node's `AbortError` from `node:timers/promises`, `events.once`,
+ *   streams), or an `AbortError` that carries no cause (an API that drops the reason).
+ * - `fn` threw anything else: its error (the release is still tried, and its failure ignored).
+ * - `fn` returned, but the lock was lost meanwhile: the release rejects with the signal's
+ *   `LockLostError`, because the loss is the news (`fn`'s work may have overlapped the next
+ *   holder's); when the release itself finds the hold gone, with the `LockLostError` the signal
+ *   aborts with then.
  * - `fn` released the hold itself: the `LockNotHeldError` of releasing it again.
  * - Otherwise what the release throws (Redis unreachable, say).
  *
@@ -25,25 +26,21 @@ export async function releaseAfter<T>(
   try {
     result = await fn();
   } catch (error) {
+    const lost = held.signal.aborted && abortedBy(error, held.signal.reason);
     await held.release().catch(() => undefined);
-    throw error;
+    throw lost ? held.signal.reason : error;
   }
-  // Released by `fn` itself: no loss, just a second release, which says so.
-  if (held.released) await held.release();
-  try {
-    await held.release();
-  } catch (error) {
-    if (error instanceof LockNotHeldError) {
-      const told: unknown = held.signal.aborted ? held.signal.reason : undefined;
-      const message =
-        told instanceof Error
-          ? told.message
-          : `The lock was lost before the withLock callback returned: ${error.message}`;
-      throw new LockLostError(message, { lockName: error.lockName, cause: error });
-    }
-    if (held.signal.aborted) throw held.signal.reason;
-    throw error;
-  }
-  if (held.signal.aborted) throw held.signal.reason;
+  // Rejects as the list above says: lost (also while `fn` ran), released by `fn`, Redis unreachable.
+  await held.release();
   return result;
+}
+
+// Whether `error` is how an API reported the abort of a signal whose reason is `reason`.
+function abortedBy(error: unknown, reason: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    if (current === reason) return true;
+    seen.add(current);
+  }
+  return error instanceof Error && error.name === 'AbortError' && error.cause === undefined;
 }

@@ -9,6 +9,8 @@ export interface Interruptible {
 }
 
 interface Sleeper {
+  /** How many permits it waits for (see `wakeServable`); 1 for a lock's waiter. */
+  readonly demand: number;
   wake: () => void;
   timeOut: () => void;
   fail: (error: unknown) => void;
@@ -22,6 +24,10 @@ interface Sleeper {
 export class ChannelEntry {
   refs = 0;
   readonly ready: Promise<void>;
+  /** Whether the subscription was confirmed: from then on, no message published reaches it unseen. */
+  subscribed = false;
+  /** How many wakes (messages, reconnects, passed wakes) the channel has had: see `ChannelHub.mark`. */
+  wakeCount = 0;
   #permits = 0;
   readonly #sleepers: Sleeper[] = [];
   #failed: { error: unknown } | undefined;
@@ -37,19 +43,48 @@ export class ChannelEntry {
     this.ready = ready;
     this.wakes = wakes;
     // Rejections are observed by every joiner; this keeps an unjoined failure from going unhandled.
-    ready.catch(() => undefined);
+    ready.then(
+      () => (this.subscribed = true),
+      () => undefined,
+    );
+  }
+
+  /** The last waiter left: wakes kept for waiters are for nobody now. */
+  rest(): void {
+    this.#permits = 0;
   }
 
   wakeOne(): void {
+    this.wakeCount++;
     const sleeper = this.#sleepers.shift();
     if (sleeper) sleeper.wake();
     else this.#permits = Math.min(this.#permits + 1, this.refs);
   }
 
   wakeAll(): void {
-    const sleepers = this.#sleepers.splice(0);
-    // Those asleep are woken now; a permit each is for those busy trying, who missed it.
-    this.#permits = Math.max(this.#permits, this.refs - sleepers.length);
+    this.#wake([...this.#sleepers]);
+  }
+
+  /**
+   * Wakes the sleepers that `permits` can serve, in the order they fell asleep: one that asks for
+   * more than is left is passed over (its attempt could not succeed; a later release announces
+   * itself again), the ones after it may still fit.
+   */
+  wakeServable(permits: number): void {
+    let left = permits;
+    const served = this.#sleepers.filter((sleeper) => {
+      if (sleeper.demand > left) return false;
+      left -= sleeper.demand;
+      return true;
+    });
+    this.#wake(served);
+  }
+
+  // Wakes `sleepers` (each leaves the list as it wakes); those busy trying, who missed the
+  // message, each get a wake kept, as any of them may be one it was for.
+  #wake(sleepers: readonly Sleeper[]): void {
+    this.wakeCount++;
+    this.#permits = Math.max(this.#permits, this.refs - this.#sleepers.length);
     for (const sleeper of sleepers) sleeper.wake();
   }
 
@@ -60,9 +95,9 @@ export class ChannelEntry {
 
   /**
    * Resolves `true` when woken (by a message, a kept wake, or `sleeper.interrupt()`), `false` when
-   * `timeout` passed.
+   * `timeout` passed. `demand`: how many permits the sleeper waits for (see `wakeServable`).
    */
-  sleep(timeout: number, signal?: AbortSignal, interruptible?: Interruptible): Promise<boolean> {
+  sleep(timeout: number, signal?: AbortSignal, interruptible?: Interruptible, demand = 1): Promise<boolean> {
     if (this.#failed) return Promise.reject(this.#failed.error);
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#permits > 0) {
@@ -78,6 +113,7 @@ export class ChannelEntry {
         if (index !== -1) this.#sleepers.splice(index, 1);
       };
       const sleeper: Sleeper = {
+        demand,
         wake: () => {
           settle();
           resolve(true);

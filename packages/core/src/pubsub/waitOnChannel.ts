@@ -20,6 +20,8 @@ export interface ChannelWait {
    * time is not 0: for a check that usually holds at once (taking permits that are free).
    */
   readonly checkBeforeJoining?: boolean;
+  /** How many permits the waiter wants, for a channel whose messages wake by permits (default 1). */
+  readonly demand?: number | undefined;
 }
 
 /**
@@ -43,10 +45,13 @@ export async function waitOnChannel(wait: ChannelWait): Promise<boolean> {
     (joined: ChannelSubscription): Sleep<true> =>
     async (ms) => {
       woken = false;
-      woken = await joined.sleep(ms, signal);
+      woken = await joined.sleep(ms, signal, undefined, wait.demand);
       return undefined;
     };
   const join = async () => (subscription = await runtime.join(wait.channel, wait.wakes));
+  // Taken before the first check: when the channel was subscribed then and has had no message
+  // since, the check after joining could find nothing new, and is left out.
+  const mark = wait.checkBeforeJoining ? runtime.channelMark(wait.channel) : undefined;
   try {
     held =
       (await waitLoop<true>({
@@ -57,7 +62,12 @@ export async function waitOnChannel(wait: ChannelWait): Promise<boolean> {
           signal?.throwIfAborted();
           return (await checkOnce(wait)) || Infinity;
         },
-        sleeper: wait.checkBeforeJoining ? { setUp: async () => sleepOn(await join()) } : sleepOn(await join()),
+        sleeper: wait.checkBeforeJoining
+          ? {
+              setUp: async () => sleepOn(await join()),
+              missedNothing: () => subscription?.missedNothingSince(mark) === true,
+            }
+          : sleepOn(await join()),
       })) !== undefined;
     return held;
   } finally {

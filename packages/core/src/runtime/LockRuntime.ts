@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
 import type { LockEvents } from '../client/LockEvents.js';
-import type { ChannelSubscription } from '../pubsub/ChannelHub.js';
+import type { ChannelMark, ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import type { Call } from '../scripts/Command.js';
 import type { Renewal, RenewalTarget } from '../watchdog/RenewalScheduler.js';
@@ -15,6 +15,11 @@ export interface LockRuntime {
   readonly clientId: string;
   /** The lease a hold taken without `leaseTime` gets, renewed by the watchdog: `watchdogTimeout`. */
   readonly watchdogTimeout: number;
+  /**
+   * How long an `acquire` or `withLock` that gives no `waitTime` waits: the client's
+   * `defaultWaitTime`, `Infinity` without it. Every kind resolves its wait from this.
+   */
+  readonly defaultWaitTime: number;
   /** `true` once the client is closing. */
   readonly closed: boolean;
   /** Throws `ClientClosedError` once the client is closing. */
@@ -61,6 +66,12 @@ export interface LockRuntime {
    * (default: the locks' `0` wakes one, `1` wakes all).
    */
   join(channel: string, wakes?: WakeRule): Promise<ChannelSubscription>;
+  /**
+   * What a wait channel has delivered so far, when the client's subscription to it is confirmed
+   * (else `undefined`). Taken before a first attempt: after joining, `missedNothingSince(mark)`
+   * tells whether a second attempt could find anything new.
+   */
+  channelMark(channel: string): ChannelMark | undefined;
   /**
    * Has the watchdog keep `target` alive from `acquiredAt` (monotonic ms) on, telling `onLost`
    * when it is found gone or cannot be renewed in time. With `until`, only guards a fixed lease up

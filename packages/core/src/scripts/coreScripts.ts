@@ -38,10 +38,10 @@ export const coreLua = {
    */
   holdMarkers,
   /**
-   * Defines the hold markers, `hold_state(lock, markers, record, deadline, field, hold)`,
-   * `add_hold(lock, markers, field, hold, lease)` and `retry_ttl(lock)`: taking or re-entering an
-   * exclusive reentrant lock hash once per attempt, for acquire scripts that do more than the
-   * plain lock's.
+   * Defines the hold markers, `hold_state(lock, markers, record, deadline, field, hold)` (the
+   * state, and the lock's PTTL as read), `add_hold(lock, markers, field, hold, lease)` and
+   * `retry_ttl(ttl)`: taking or re-entering an exclusive reentrant lock hash once per attempt, for
+   * acquire scripts that do more than the plain lock's.
    */
   hold,
   /**

@@ -1,4 +1,4 @@
-import { ClientClosedError, LockLostError } from '../errors/LockError.js';
+import { ClientClosedError, LockLostError, type LockLossReason } from '../errors/LockError.js';
 import { hashSlot } from '../keys/hashSlot.js';
 import type { HoldInput } from '../commands/inputs.js';
 import type { RenewCommand } from '../commands/renewBatch.js';
@@ -59,7 +59,6 @@ export class RenewalScheduler {
   readonly #lease: number;
   readonly #interval: number;
   readonly #isCluster: boolean;
-  readonly #onLost: (target: RenewalTarget, error: LockLostError) => void;
   readonly #onBatch: BatchListener | undefined;
   readonly #entries = new Map<string, Entry>();
   #timer: NodeJS.Timeout | undefined;
@@ -68,15 +67,15 @@ export class RenewalScheduler {
 
   /**
    * @param run - runs one batch renewal
-   * @param options - the watchdog's lease, whether keys are spread over cluster slots, whom to
-   *   tell (besides the hold) that a hold was lost, and whom to tell how each batch went
+   * @param options - the watchdog's lease, whether keys are spread over cluster slots, and whom
+   *   to tell how each batch went (each lost hold is told through its own callback, and reports
+   *   its loss itself)
    */
   constructor(
     run: (batch: Call<boolean[]>) => Promise<boolean[]>,
     options: {
       lease: number;
       isCluster: boolean;
-      onLost: (target: RenewalTarget, error: LockLostError) => void;
       onBatch?: BatchListener;
     },
   ) {
@@ -84,7 +83,6 @@ export class RenewalScheduler {
     this.#lease = options.lease;
     this.#interval = Math.max(1, Math.floor(options.lease / 3));
     this.#isCluster = options.isCluster;
-    this.#onLost = options.onLost;
     this.#onBatch = options.onBatch;
   }
 
@@ -139,6 +137,7 @@ export class RenewalScheduler {
     for (const entry of entries) {
       const error = new LockLostError(`Lock "${entry.name}" is no longer renewed: its client was closed`, {
         lockName: entry.name,
+        reason: 'clientClosed',
       });
       entry.onLost(error);
     }
@@ -206,7 +205,12 @@ export class RenewalScheduler {
       const giveUpAt = performance.now() + margin;
       for (const entry of batch) {
         if (entry.coveredUntil <= giveUpAt) {
-          this.#lose(entry, `Could not reach Redis to renew lock "${entry.name}" before its lease ended`, cause);
+          this.#lose(
+            entry,
+            'unreachable',
+            `Could not reach Redis to renew lock "${entry.name}" before its lease ended`,
+            cause,
+          );
         }
       }
     };
@@ -243,26 +247,16 @@ export class RenewalScheduler {
       if (renewed[index] === true) entry.coveredUntil = Math.max(entry.coveredUntil, sentAt + lease);
       // A hold that cancelled meanwhile (released, extended) is no longer this entry's to report:
       // #lose checks it.
-      else this.#lose(entry, `Lock "${entry.name}" was gone when the watchdog tried to renew it`);
+      else this.#lose(entry, 'gone', `Lock "${entry.name}" was gone when the watchdog tried to renew it`);
     });
     return true;
   }
 
-  #lose(entry: Entry, message: string, cause?: unknown): void {
+  #lose(entry: Entry, reason: LockLossReason, message: string, cause?: unknown): void {
     // A hold that was released while the renewal was in flight is no longer ours to report.
     if (this.#entries.get(entry.hold) !== entry) return;
     this.#entries.delete(entry.hold);
-    const error = new LockLostError(message, { lockName: entry.name, cause });
-    entry.onLost(error);
-    try {
-      this.#onLost(entry, error);
-    } catch (listenerError) {
-      // A throwing `lockLost` listener must not stop the watchdog for every other lock.
-      process.emitWarning(
-        listenerError instanceof Error ? listenerError : String(listenerError),
-        'DeadboltLockLostListenerError',
-      );
-    }
+    entry.onLost(new LockLostError(message, { lockName: entry.name, cause, reason }));
     if (this.#entries.size === 0) this.#clearTimer();
   }
 }

@@ -42,20 +42,20 @@ local function not_taken(ttl)
   return waiter_sleep(ttl, now, allowance, limit)
 end
 
-local state = hold_state(KEYS[1], KEYS[5], KEYS[6], ARGV[9], field, hold)
+local state, ttl = hold_state(KEYS[1], KEYS[5], KEYS[6], ARGV[9], field, hold)
 if state == 'counted' then
   return nil
 end
 if state == 'gone' then
-  return not_taken(redis.call('pttl', KEYS[1]))
+  return not_taken(ttl)
 end
 if state == 'mine' then
   add_hold(KEYS[1], KEYS[5], field, hold, lease)
   return nil
 end
 
+-- Dropping expired waiters leaves the lock as hold_state() found it, `ttl` included.
 local head, dropped = drop_expired(now)
-local ttl = redis.call('pttl', KEYS[1])
 if ttl == -2 then
   if not head or head == field then
     add_hold(KEYS[1], KEYS[5], field, hold, lease)

@@ -19,9 +19,9 @@
 --          Otherwise the lock's remaining TTL in milliseconds (-1 when it has no expiry; 0 for a
 --          copy of an attempt whose hold is gone, when nobody holds the lock: a copy takes
 --          nothing and draws nothing). Raises DEADBOLT_LATE past the deadline.
-local state = hold_state(KEYS[1], KEYS[3], KEYS[4], ARGV[4], ARGV[2], ARGV[3])
+local state, ttl = hold_state(KEYS[1], KEYS[3], KEYS[4], ARGV[4], ARGV[2], ARGV[3])
 if state == 'other' or state == 'gone' then
-  return retry_ttl(KEYS[1])
+  return retry_ttl(ttl)
 end
 if state ~= 'counted' then
   -- Before the hold: a counter that is not an integer fails the script with the lock untouched

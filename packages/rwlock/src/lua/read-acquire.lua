@@ -21,16 +21,16 @@
 --          copy of an attempt whose hold is gone, when nobody holds the lock). Raises
 --          DEADBOLT_LATE past the deadline.
 local lock, markers, lease, field, hold = KEYS[1], KEYS[2], tonumber(ARGV[1]), ARGV[2], ARGV[4]
-local state = hold_state(lock, markers, KEYS[3], ARGV[5], field, hold)
+local state, ttl = hold_state(lock, markers, KEYS[3], ARGV[5], field, hold)
 if state == 'counted' then
   return nil
 end
 if state == 'gone' then
-  return retry_ttl(lock)
+  return retry_ttl(ttl)
 end
 local mode = redis.call('hget', lock, 'mode')
 if not (state == 'free' or mode == 'read' or (mode == 'write' and redis.call('hexists', lock, ARGV[3]) == 1)) then
-  return redis.call('pttl', lock)
+  return ttl
 end
 if state == 'free' then
   redis.call('del', markers)

@@ -22,12 +22,12 @@
 --          copy of an attempt whose hold is gone, when nobody holds the lock). Raises
 --          DEADBOLT_LATE past the deadline.
 local lock, markers, lease, writer, reader, hold = KEYS[1], KEYS[2], tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
-local state = hold_state(lock, markers, KEYS[3], ARGV[5], writer, hold)
+local state, ttl = hold_state(lock, markers, KEYS[3], ARGV[5], writer, hold)
 if state == 'counted' then
   return nil
 end
 if state == 'gone' then
-  return retry_ttl(lock)
+  return retry_ttl(ttl)
 end
 if state == 'free' then
   -- add_hold() then counts the writer's first hold on a new hash: exactly the lease, fresh markers.
@@ -42,4 +42,4 @@ local count = tonumber(redis.call('hget', lock, reader))
 if redis.call('hget', lock, 'mode') == 'read' and count and longest_hold_of(lock, reader, count) ~= -2 then
   return -3
 end
-return redis.call('pttl', lock)
+return ttl

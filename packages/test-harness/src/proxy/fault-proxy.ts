@@ -1,6 +1,5 @@
 import net from 'node:net';
-import type { RedisAddress } from '../resp/connection.js';
-import { pickFreePort } from '../server/ports.js';
+import { pickFreePort, type RedisAddress } from '@deadbolt/testing/servers';
 import {
   NO_COUNTS,
   type FaultControls,

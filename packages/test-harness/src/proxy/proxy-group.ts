@@ -1,4 +1,4 @@
-import type { RedisAddress } from '../resp/connection.js';
+import type { RedisAddress } from '@deadbolt/testing/servers';
 import {
   addCounters,
   type FaultControls,

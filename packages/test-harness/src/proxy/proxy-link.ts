@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { RedisAddress } from '../resp/connection.js';
+import type { RedisAddress } from '@deadbolt/testing/servers';
 import type { ProxyDirection } from './controls.js';
 import { DelayQueue, type Delay } from './delay.js';
 import { commandName, RespFrameScanner, UnframedStreamError, type ScanResult } from './frames.js';

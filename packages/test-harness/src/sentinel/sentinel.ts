@@ -1,9 +1,13 @@
-import { startProcessNode } from '../node/process-node.js';
-import type { RedisNode } from '../node/redis-node.js';
-import { RespError } from '../resp/protocol.js';
-import { requireExecutable } from '../server/binaries.js';
-import { startAll, stopAll, stopOnFailure } from '../topology/start-nodes.js';
-import { waitFor } from '../wait.js';
+import {
+  type RedisNode,
+  requireExecutable,
+  RespError,
+  startAll,
+  startProcessNode,
+  stopAll,
+  stopOnFailure,
+  waitFor,
+} from '@deadbolt/testing/servers';
 import { followsMaster, readLiveReplicaPorts, readSentinelView } from './views.js';
 
 /** Options of {@link startSentinel}. */

@@ -1,7 +1,12 @@
-import type { RedisNode } from '../node/redis-node.js';
-import { sendCommand, type RedisAddress } from '../resp/connection.js';
-import type { RespValue } from '../resp/protocol.js';
-import { asArray, asText, parseInfo } from '../resp/text.js';
+import {
+  asArray,
+  asText,
+  parseInfo,
+  type RedisAddress,
+  type RedisNode,
+  type RespValue,
+  sendCommand,
+} from '@deadbolt/testing/servers';
 
 /** What one Sentinel says about the master it monitors (`SENTINEL MASTER <name>`). */
 export interface SentinelView {

@@ -1,9 +1,13 @@
-import { startCluster, type ClusterHandle, type ClusterOptions } from '../cluster/cluster.js';
-import { startProcessNode } from '../node/process-node.js';
-import type { RedisNode } from '../node/redis-node.js';
-import { asArray } from '../resp/text.js';
-import { requireExecutable } from '../server/binaries.js';
-import { pickFreePort } from '../server/ports.js';
+import {
+  asArray,
+  type ClusterHandle,
+  type ClusterOptions,
+  pickFreePort,
+  type RedisNode,
+  requireExecutable,
+  startCluster,
+  startProcessNode,
+} from '@deadbolt/testing/servers';
 import { tlsCertificates, type TlsCertificates } from './certificates.js';
 
 /** Options of {@link startTlsStandalone} and {@link startTlsCluster}. */

@@ -1,9 +1,13 @@
-import { startProcessNode } from '../node/process-node.js';
-import type { RedisNode } from '../node/redis-node.js';
-import { parseInfo } from '../resp/text.js';
-import { requireExecutable } from '../server/binaries.js';
-import { sleep, waitFor } from '../wait.js';
-import { stopAll, stopOnFailure } from './start-nodes.js';
+import {
+  parseInfo,
+  type RedisNode,
+  requireExecutable,
+  sleep,
+  startProcessNode,
+  stopAll,
+  stopOnFailure,
+  waitFor,
+} from '@deadbolt/testing/servers';
 
 /** A master and one replica of it, from {@link startReplicated}. */
 export interface ReplicatedHandle {

@@ -1,7 +1,4 @@
-import { startProcessNode } from '../node/process-node.js';
-import type { RedisNode } from '../node/redis-node.js';
-import { requireExecutable } from '../server/binaries.js';
-import { startAll, stopAll } from './start-nodes.js';
+import { type RedisNode, requireExecutable, startAll, startProcessNode, stopAll } from '@deadbolt/testing/servers';
 
 /** N independent standalone servers, from {@link startServers}. */
 export interface ServersHandle {

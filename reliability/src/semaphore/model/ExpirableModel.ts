@@ -79,15 +79,27 @@ export class ExpirableModel {
   /**
    * Such an acquisition's give-back reached Redis after all, late (a driver sends what it queued
    * once it reconnects; a give-back needs no deadline: it frees only what its attempt took): it
-   * reclaims first, as every release does, then frees those of `members` still held.
+   * reclaims first, as every release does, then frees those of `members` still held: their grant
+   * ends at step `at`, when it was seen to have landed.
    */
-  giveBack(members: readonly string[]): void {
+  giveBack(members: readonly string[], at: number): void {
     this.#reclaim();
     for (const permit of this.orphans) {
       if (permit.state !== 'held' || !members.includes(permit.id)) continue;
       permit.state = 'gone';
+      permit.end = at;
       this.#add(1);
     }
+  }
+
+  /**
+   * A `tryRelease(id)` of unknown outcome that Redis showed not run reached it after all, late (a
+   * release carries no deadline: it frees only its own permit, once): it reclaims first, as every
+   * release does, then frees permit `index` if it is still held.
+   */
+  releaseLate(index: number, at: number): void {
+    this.#reclaim();
+    this.#free(index, at);
   }
 
   /** What every reclaiming script does first (a request of unknown outcome that ran and gave back what it took did). */
@@ -180,24 +192,30 @@ export class ExpirableModel {
     return true;
   }
 
-  // `release()`: not sent again once called; else gives back those still held, `LockNotHeldError` unless all were.
+  // `release()`: `LockNotHeldError` once called before, not sent again; else gives back those still
+  // held, and rejects with the holding's `LockLostError` when its holder was told they were lost or
+  // any of them was no longer held.
   #releaseHolding(index: number, at: number): StepOutcome {
     const holding = this.holdings[index] ?? fail(`no acquisition ${index}`);
     if (holding.released) return 'error:LockNotHeldError';
     holding.released = true;
     this.#reclaim();
     const freed = holding.permits.filter((permit) => this.#free(permit, at)).length;
-    return freed === holding.permits.length ? 'done' : 'error:LockNotHeldError';
+    // A release that finds permits gone tells their holder (its signal aborts) as it rejects.
+    if (freed < holding.permits.length) holding.told = true;
+    return holding.told ? 'error:LockLostError' : 'done';
   }
 
-  // `updateLeaseTime(ms)`: refused without Redis once released or told; all the permits or none.
+  // `updateLeaseTime(ms)`: refused without Redis once released, rejected with the loss once told
+  // (as a release is); all the permits or none.
   #updateHolding(index: number, short: boolean): StepOutcome {
     const holding = this.holdings[index] ?? fail(`no acquisition ${index}`);
-    if (holding.released || holding.told) return 'error:LockNotHeldError';
+    if (holding.released) return 'error:LockNotHeldError';
+    if (holding.told) return 'error:LockLostError';
     this.#reclaim();
     if (!holding.permits.every((permit) => this.permits[permit]?.state === 'held')) {
       holding.told = true;
-      return 'error:LockNotHeldError';
+      return 'error:LockLostError';
     }
     for (const permit of holding.permits) this.#setLease(permit, short);
     holding.short = short;

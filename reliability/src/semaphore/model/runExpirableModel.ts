@@ -30,6 +30,8 @@ const LONG_LEASE_MS = 60_000;
 // A lease Redis shows ending sooner than this after the read is a short one (ended or not); the
 // others (a watchdog's, a long one) end tens of seconds later.
 const SHORT_LEASE_BOUND_MS = SHORT_LEASE_MS + 2_000;
+// Reads the semaphore's key (KEYS[1]) and its `{name}:timeout` (KEYS[2], members with scores) at one moment.
+const READ_BOTH = "return { redis.call('GET', KEYS[1]), redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES') }";
 // What a call that failed with Redis unreachable came to: the model then reads Redis to learn
 // whether its request ran (once) or not.
 const UNKNOWN = 'unknown';
@@ -84,6 +86,12 @@ export function checkFaultyExpirableModel(
 }
 
 /** What Redis showed of the semaphore after a step. */
+// Something sent earlier that may land late, applied to a model when Redis shows it did.
+interface LateLanding {
+  readonly what: string;
+  land(model: ExpirableModel, at: number): void;
+}
+
 interface ExpirableState {
   readonly stored: string | null;
   readonly members: StoredPermit[];
@@ -106,6 +114,8 @@ class ExpirableRun implements ModelRunner {
   readonly #takers: number[] = [];
   // Every permit id handed out, in the model's order.
   readonly #ids: string[] = [];
+  // `tryRelease(id)`s of unknown outcome that Redis showed not run: the permit and the step.
+  readonly #lateReleases: { readonly index: number; readonly sentAt: number }[] = [];
   #faults: FaultInjector | undefined;
 
   constructor(
@@ -183,7 +193,7 @@ class ExpirableRun implements ModelRunner {
       expected = this.#model.apply(step, at);
       const holding = this.#model.holdings[this.#model.holdingIndex(performed.retried) ?? -1];
       if (holding !== undefined) holding.told = true;
-      if (expected === 'done' && (outcome === 'done' || outcome === 'error:LockNotHeldError')) expected = outcome;
+      if (expected === 'done' && (outcome === 'done' || outcome === 'error:LockLostError')) expected = outcome;
     } else {
       expected = await this.#applyWithGiveBacks(semaphores, step, at, outcome);
     }
@@ -196,6 +206,7 @@ class ExpirableRun implements ModelRunner {
     }
     const told = this.#holdings.map((holding) => holding.signal.aborted);
     const observed = { outcome, told, ...(await this.#read(semaphores[0] ?? fail('no client'))) };
+    this.#adoptLateLandings(observed, at);
     this.trace.push(
       `${at}: ${describeStep(step)}${note}${performed.note} → ${outcome} (model ${expected}; Redis ${String(observed.stored)}, ${observed.members.length} in {name}:timeout)`,
     );
@@ -232,31 +243,71 @@ class ExpirableRun implements ModelRunner {
     at: number,
     outcome: StepOutcome,
   ): Promise<StepOutcome> {
-    const pending = [
-      ...new Set(this.#model.orphans.filter((permit) => permit.state !== 'gone').map((permit) => permit.start)),
-    ];
-    if (pending.length === 0) return this.#model.apply(step, at);
+    const landings = this.#landings(at);
+    if (landings.length === 0) return this.#model.apply(step, at);
     const state = await this.#read(semaphores[0] ?? fail('no client'));
     let first: [StepOutcome, ExpirableModel] | undefined;
-    for (const started of [undefined, ...pending]) {
-      for (const order of started === undefined ? ['none'] : ['before', 'after']) {
+    for (const landing of [undefined, ...landings]) {
+      for (const order of landing === undefined ? ['none'] : ['before', 'after']) {
         const model = this.#model.clone();
-        const giveBack = () =>
-          model.giveBack(model.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
-        if (order === 'before') giveBack();
+        if (order === 'before') landing?.land(model, at);
         const expected = model.apply(step, at);
-        if (order === 'after') giveBack();
+        if (order === 'after') landing?.land(model, at);
         first ??= [expected, model];
         if (expected !== outcome || !this.#shows(model, state)) continue;
         this.#model.adopt(model);
-        if (started !== undefined)
-          this.trace.push(`${at}: the give-back of the acquisition at step ${started} landed late`);
+        if (landing !== undefined) this.trace.push(`${at}: ${landing.what} landed late`);
         return expected;
       }
     }
     const [expected, model] = first ?? fail('no model');
     this.#model.adopt(model);
     return expected;
+  }
+
+  /**
+   * What may land at any time (see {@link #landings}) may also land between the reads of one
+   * step: when Redis shows some of it landed, the model takes that too.
+   */
+  #adoptLateLandings(state: ExpirableState, at: number): void {
+    if (this.#shows(this.#model, state)) return;
+    for (const landed of subsets(this.#landings(at))) {
+      const model = this.#model.clone();
+      for (const landing of landed) landing.land(model, at);
+      if (!this.#shows(model, state)) continue;
+      this.#model.adopt(model);
+      for (const landing of landed) this.trace.push(`${at}: ${landing.what} landed late`);
+      return;
+    }
+  }
+
+  /**
+   * What was sent earlier and may still land, once, at any time: the give-back of an acquisition
+   * the model takes as never given back (it runs in the background), and a `tryRelease(id)` of
+   * unknown outcome that Redis showed not run (a release carries no deadline). Not those of step
+   * `at` itself.
+   */
+  #landings(at: number): LateLanding[] {
+    const starts = new Set(
+      this.#model.orphans
+        .filter((permit) => permit.state !== 'gone' && permit.start !== at)
+        .map((permit) => permit.start),
+    );
+    const giveBacks = [...starts].map((started) => ({
+      what: `the give-back of the acquisition at step ${started}`,
+      land: (model: ExpirableModel, landedAt: number) =>
+        model.giveBack(
+          model.orphans.filter((permit) => permit.start === started).map((permit) => permit.id),
+          landedAt,
+        ),
+    }));
+    const releases = this.#lateReleases
+      .filter(({ index, sentAt }) => sentAt !== at && this.#model.permits[index]?.state === 'held')
+      .map(({ index, sentAt }) => ({
+        what: `the release of unknown outcome at step ${sentAt}`,
+        land: (model: ExpirableModel, landedAt: number) => model.releaseLate(index, landedAt),
+      }));
+    return [...giveBacks, ...releases];
   }
 
   // The model's permits in `{name}:timeout` as the driver shows them, and whether each one's lease ended.
@@ -304,19 +355,13 @@ class ExpirableRun implements ModelRunner {
       }
       if (!outcome.startsWith('error:')) candidates.push(['run once', ran]);
     }
-    // The give-back of an earlier acquisition taken as never given back may have landed meanwhile.
-    const pending = [
-      ...new Set(
-        this.#model.orphans
-          .filter((permit) => permit.state !== 'gone' && permit.start !== at)
-          .map((permit) => permit.start),
-      ),
-    ];
+    // What was sent earlier may have landed meanwhile.
+    const landings = subsets(this.#landings(at)).filter((landed) => landed.length > 0);
     for (const [how, model] of [...candidates]) {
-      for (const started of pending) {
+      for (const landed of landings) {
         const late = model.clone();
-        late.giveBack(late.orphans.filter((permit) => permit.start === started).map((permit) => permit.id));
-        candidates.push([`${how}, and the give-back of the acquisition at step ${started} landed late`, late]);
+        for (const landing of landed) landing.land(late, at);
+        candidates.push([`${how}, and ${landed.map(({ what }) => what).join(' and ')} landed late`, late]);
       }
     }
     // Another client's script (a watchdog renewal of the client outside the fault) may have
@@ -329,6 +374,8 @@ class ExpirableRun implements ModelRunner {
     const shown = candidates.find(([, model]) => this.#shows(model, state));
     if (shown === undefined) return undefined;
     this.#model.adopt(shown[1]);
+    const index = change.op === 'releaseId' ? this.#model.permitIndex(change.pick) : undefined;
+    if (index !== undefined && shown[0].startsWith('not run')) this.#lateReleases.push({ index, sentAt: at });
     return shown[0];
   }
 
@@ -347,19 +394,19 @@ class ExpirableRun implements ModelRunner {
     });
   }
 
-  // The semaphore's key and `{name}:timeout`, with the wall-clock times around the read.
+  // The semaphore's key and `{name}:timeout` in one script (a give-back landing between two reads
+  // would show a state no history has), with the wall-clock times around the read.
   async #read(semaphore: PermitExpirableSemaphore): Promise<ExpirableState> {
-    const stored = await this.#backend.command(['GET', semaphore.name], semaphore.name);
     const readFrom = Date.now();
-    const reply = (await this.#backend.command(
-      ['ZRANGE', semaphore.timeoutsKey, 0, -1, 'WITHSCORES'],
+    const [stored, reply] = (await this.#backend.command(
+      ['EVAL', READ_BOTH, 2, semaphore.name, semaphore.timeoutsKey],
       semaphore.name,
-    )) as string[];
+    )) as [string | null, string[]];
     const readTo = Date.now();
     const members: StoredPermit[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2)
       members.push({ member: String(reply[i]), score: Number(reply[i + 1]) });
-    return { stored: stored as string | null, members, readFrom, readTo };
+    return { stored, members, readFrom, readTo };
   }
 
   // Runs the step on the real semaphore and says what came of it, in the model's terms; `retried`:
@@ -471,7 +518,8 @@ class ExpirableRun implements ModelRunner {
     const holding = this.#holdings[this.#holdingPick(step.pick) ?? -1];
     if (holding === undefined) return `value:${await (semaphores[0] ?? fail('no client')).availablePermits()}`;
     if (step.op === 'releaseHeld') await holding.release();
-    else await holding.updateLeaseTime(leaseMs(step.lease));
+    // Whatever keeps the permits: watchdog-kept ones become a fixed lease, as the model expects.
+    else await holding.updateLeaseTime(leaseMs(step.lease), { stopWatchdog: true });
     return 'done';
   }
 
@@ -488,6 +536,11 @@ class ExpirableRun implements ModelRunner {
         : await semaphore.updateLeaseTime(id, leaseMs(step.lease)),
     );
   }
+}
+
+// Every subset of `items`, the empty one first (there are only ever a few).
+function subsets<T>(items: readonly T[]): T[][] {
+  return items.reduce<T[][]>((all, item) => [...all, ...all.map((subset) => [...subset, item])], [[]]);
 }
 
 function leaseMs(lease: Exclude<LeaseChoice, 'watchdog'>): number {

@@ -1,6 +1,6 @@
 import type { Backend } from '@deadbolt/conformance/connect';
 import type { ModelBudget } from '@deadbolt/conformance/model';
-import { LockWaitTimeoutError, RedisUnavailableError, type LockClient } from '@deadbolt/core';
+import { LockLostError, LockWaitTimeoutError, RedisUnavailableError, type LockClient } from '@deadbolt/core';
 import { holdMarkersKey } from '@deadbolt/core/kit';
 import { FaultInjector, FAULTY_COMMAND_TIMEOUT_MS, type FaultyClient } from '../../faults/modelFaults.js';
 import type { CountingPermitKind, CountingSemaphore, PermitHolding } from '../permitKinds.js';
@@ -15,6 +15,8 @@ import {
   type SemaphoreStep,
 } from './semaphoreSteps.js';
 
+// Reads the semaphore's key (KEYS[1]) and the values of its hold markers (KEYS[2]) at one moment.
+const READ_BOTH = "return { redis.call('GET', KEYS[1]), redis.call('HVALS', KEYS[2]) }";
 // What a call that failed with Redis unreachable came to: the model then reads Redis to learn
 // whether its request ran (once) or not.
 const UNKNOWN = 'unknown';
@@ -123,7 +125,7 @@ class ModelRun implements ModelRunner {
     sequence: readonly SemaphoreStep[],
   ): Promise<string | undefined> {
     for (const [at, step] of sequence.entries()) {
-      const { outcome, note } = await this.#perform(semaphores, step, at);
+      const { outcome, note, resent } = await this.#perform(semaphores, step, at);
       let expected: StepOutcome;
       let state: SemaphoreState;
       const found: string[] = [];
@@ -140,7 +142,11 @@ class ModelRun implements ModelRunner {
         else this.trace.push(`${at}: ${describeStep(step)} → unknown outcome; Redis shows it ${resolved}`);
       } else {
         state = await this.#read();
-        expected = this.#applyWithGiveBacks(step, at, outcome, state);
+        // A release sent again after one of unknown outcome that finds its permits given back
+        // (by a copy of the first) says so with LockLostError: the model's `true`.
+        const released = resent && outcome === 'error:LockLostError' ? 'true' : outcome;
+        expected = this.#applyWithGiveBacks(step, at, released, state);
+        if (expected === released) expected = outcome;
       }
       this.trace.push(
         `${at}: ${describeStep(step)}${note} → ${outcome} (model ${expected}; Redis ${String(state.stored)}, ${state.marked} marked held)`,
@@ -211,14 +217,12 @@ class ModelRun implements ModelRunner {
 
   async #read(): Promise<SemaphoreState> {
     const holds = holdMarkersKey(this.#name);
-    const [stored, marks] = await Promise.all([
-      this.#backend.command(['GET', this.#name], this.#name),
-      this.#backend.command(['HVALS', holds], this.#name),
-    ]);
-    return {
-      stored: stored as string | null,
-      marked: (marks as unknown[]).reduce<number>((sum, value) => sum + Number(value), 0),
-    };
+    // One script: a give-back landing between two reads would show a state no history has.
+    const [stored, marks] = (await this.#backend.command(['EVAL', READ_BOTH, 2, this.#name, holds], this.#name)) as [
+      string | null,
+      string[],
+    ];
+    return { stored, marked: marks.reduce<number>((sum, value) => sum + Number(value), 0) };
   }
 
   /**
@@ -265,7 +269,7 @@ class ModelRun implements ModelRunner {
     semaphores: readonly CountingSemaphore[],
     step: SemaphoreStep,
     at: number,
-  ): Promise<{ outcome: StepOutcome; note: string }> {
+  ): Promise<{ outcome: StepOutcome; note: string; resent?: true }> {
     if (step.op !== 'inject')
       return { outcome: await this.#outcomeOf(() => this.#call(semaphores, step, at)), note: '' };
     const faults = this.#faults;
@@ -281,7 +285,7 @@ class ModelRun implements ModelRunner {
       : injection.late !== undefined
         ? ` (late copy: ${injection.late.replies.join(', ')})`
         : ` (cut, partitioned; ${injection.cut?.resent ?? 0} re-sent after)`;
-    let { outcome } = injection;
+    const { outcome } = injection;
     // A release of unknown outcome leaves the permits releasable: sent again (the same request),
     // it gives back only what is still held, as an application would retry it.
     if (
@@ -289,7 +293,8 @@ class ModelRun implements ModelRunner {
       outcome.reason instanceof RedisUnavailableError &&
       step.step.op === 'releaseHeld'
     ) {
-      outcome = await this.#releaseAgain(semaphores, step.step, at);
+      const again = await this.#releaseAgain(semaphores, step.step, at);
+      return { outcome: again.status === 'fulfilled' ? again.value : outcomeOfError(again.reason), note, resent: true };
     }
     return { outcome: outcome.status === 'fulfilled' ? outcome.value : outcomeOfError(outcome.reason), note };
   }
@@ -301,7 +306,7 @@ class ModelRun implements ModelRunner {
   ): Promise<PromiseSettledResult<StepOutcome>> {
     let last: PromiseSettledResult<StepOutcome> = { status: 'rejected', reason: new Error('not tried') };
     for (let tries = 0; tries < RELEASE_TRIES; tries++) {
-      [last] = await Promise.allSettled([this.#call(semaphores, step, at)]);
+      [last] = await Promise.allSettled([this.#call(semaphores, step, at, true)]);
       if (last.status === 'fulfilled' || !(last.reason instanceof RedisUnavailableError)) return last;
       await new Promise((resolve) => setTimeout(resolve, RELEASE_PAUSE_MS));
     }
@@ -316,9 +321,14 @@ class ModelRun implements ModelRunner {
     }
   }
 
-  async #call(semaphores: readonly CountingSemaphore[], step: SemaphoreStep, at: number): Promise<StepOutcome> {
-    if (step.op === 'inject') return this.#call(semaphores, step.step, at);
-    if (step.op === 'releaseHeld') return this.#releaseHeld(semaphores, step.pick, at);
+  async #call(
+    semaphores: readonly CountingSemaphore[],
+    step: SemaphoreStep,
+    at: number,
+    resent = false,
+  ): Promise<StepOutcome> {
+    if (step.op === 'inject') return this.#call(semaphores, step.step, at, resent);
+    if (step.op === 'releaseHeld') return this.#releaseHeld(semaphores, step.pick, at, resent);
     const semaphore = semaphores[step.client] ?? fail(`no client ${step.client}`);
     switch (step.op) {
       case 'trySetPermits':
@@ -354,14 +364,26 @@ class ModelRun implements ModelRunner {
   }
 
   // Releases the grant the model picks (in taking order, as the real ones are kept).
-  async #releaseHeld(semaphores: readonly CountingSemaphore[], pick: number, at: number): Promise<StepOutcome> {
+  // `resent`: a release sent again after one of unknown outcome; its LockLostError says a copy
+  // of the first gave the permits back, so the grant ends all the same.
+  async #releaseHeld(
+    semaphores: readonly CountingSemaphore[],
+    pick: number,
+    at: number,
+    resent: boolean,
+  ): Promise<StepOutcome> {
     const index = this.#pick(pick);
     const holding = index === undefined ? undefined : this.#holdings[index];
     if (holding === undefined) return `value:${await (semaphores[0] ?? fail('no client')).availablePermits()}`;
-    const released = await holding.release();
     const grant = this.#history[index ?? 0];
-    if (released === true && grant !== undefined) grant.end = at;
-    return String(released);
+    try {
+      const released = await holding.release();
+      if (released && grant !== undefined) grant.end = at;
+      return String(released);
+    } catch (error) {
+      if (resent && error instanceof LockLostError && grant !== undefined) grant.end = at;
+      throw error;
+    }
   }
 }
 

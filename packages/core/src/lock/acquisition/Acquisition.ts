@@ -4,6 +4,7 @@ import { ownerField } from '../../keys/lockKeys.js';
 import { currentOwner } from '../../owner/ownerScope.js';
 import type { CheckedAcquireOptions } from '../AcquireOptions.js';
 import { acquisitionReport, type AcquisitionReport } from '../acquisitionReport.js';
+import type { ChannelMark } from '../../pubsub/ChannelHub.js';
 import type { UnkeptHold } from '../attemptAlone.js';
 import type { HeldLock } from '../HeldLock.js';
 import type { AttemptContext, WaitContext } from '../LockKind.js';
@@ -116,18 +117,22 @@ export class Acquisition<Grant, Held extends HeldLock> {
     try {
       // Most acquisitions find the lock free: their first attempt goes out before anything a wait
       // needs (a hand-off receiver, a subscription) is set up, unless this client holds off from
-      // the lock after a run of local passes.
+      // the lock after a run of local passes. While another owner of this client holds it, the
+      // attempt would only learn the holder's TTL, at most the watchdog's lease: the waiter goes
+      // straight to the wait, enlisted before that hold's release can look for a receiver.
       let first: Passed<Grant> | number | undefined;
+      let firstMark: ChannelMark | undefined;
       if (!this.#holdingOff()) {
         signal?.throwIfAborted();
-        first = await this.#attempt();
+        if (!kind.backoff) firstMark = runtime.channelMark(kind.waitChannel(this.field));
+        first = this.#heldLocally() ? runtime.watchdogTimeout : await this.#attempt();
       }
       if (typeof first === 'object') {
         taken = first;
         await abortWins(signal, () => this.#giveBack(first));
       } else {
         this.#enter('waiting');
-        taken = await this.#waitFor(first);
+        taken = await this.#waitFor(first, firstMark);
       }
     } finally {
       // A kind that queues its waiters takes one that leaves without the lock out of the queue,
@@ -148,9 +153,16 @@ export class Acquisition<Grant, Held extends HeldLock> {
     return key !== undefined && this.#options.waitTime > 0 && handoffs !== undefined && handoffs.holdOff(key) > 0;
   }
 
+  // Whether a hold of this lock that the watchdog keeps stands in this client for another owner.
+  #heldLocally(): boolean {
+    const key = this.#site.receiving?.key;
+    const handoffs = this.#site.runtime.localHandoffs;
+    return key !== undefined && this.#options.waitTime > 0 && handoffs?.heldByAnother(key, this.field) === true;
+  }
+
   // Waits for the lock after a first attempt found it held (`firstTtl`), or without one while the
   // client holds off: the hold taken or passed, or `undefined` when the wait ran out.
-  #waitFor(firstTtl: number | undefined): Promise<Passed<Grant> | undefined> {
+  #waitFor(firstTtl: number | undefined, firstMark: ChannelMark | undefined): Promise<Passed<Grant> | undefined> {
     const { runtime, kind, receiving } = this.#site;
     const { waitTime, signal } = this.#options;
     const report = this.#report;
@@ -169,7 +181,7 @@ export class Acquisition<Grant, Held extends HeldLock> {
     const handoffs = runtime.localHandoffs;
     const receiver =
       handoffs && receiving && waitTime > 0
-        ? new HandoffReceiver(handoffs, receiving, this.field, this.#wait.lease)
+        ? new HandoffReceiver(handoffs, receiving, this.field, this.#wait.lease, this.#options.leaseTime === undefined)
         : undefined;
     return waitToAcquire({
       join: (channel) => runtime.join(channel),
@@ -178,6 +190,7 @@ export class Acquisition<Grant, Held extends HeldLock> {
       waitTime,
       signal,
       firstTtl,
+      firstMark,
       // Right after a run of local passes of this lock ended, other processes take the turn.
       holdOff: receiver && handoffs && receiving && (() => handoffs.holdOff(receiving.key)),
       attempt: () => this.#attempt(),
@@ -230,10 +243,7 @@ export class Acquisition<Grant, Held extends HeldLock> {
     try {
       await closedWins(site.runtime, giveBack);
       await this.#syncReplicas(giveBack);
-      const held = site.kind.held(
-        new LockHold(site, this.owner, this.field, this.#options.leaseTime, taken),
-        taken.grant,
-      );
+      const held = site.kind.held(new LockHold(site, this.owner, this.field, this.#options, taken), taken.grant);
       this.#enter('held');
       // Only a local holder's hand-off passes a streak of local passes on.
       this.#report?.taken(taken.streak !== undefined);
@@ -262,6 +272,7 @@ export class Acquisition<Grant, Held extends HeldLock> {
   }
 
   #giveBack(taken: Passed<Grant>): Promise<void> {
+    taken.endStanding?.();
     return this.#site.giveBack(this.field, taken.hold);
   }
 

@@ -14,6 +14,12 @@ export type Sleep<Hold> = (ms: number, failed: number) => Promise<Hold | undefin
  */
 export interface SetUpFirst<Hold> {
   setUp(): Promise<Sleep<Hold>>;
+  /**
+   * Asked after the set-up: whether nothing the attempt after it would look for can have changed
+   * since the failed attempt (see `ChannelSubscription.missedNothingSince`); then the loop sleeps
+   * at once. Absent, it always tries again.
+   */
+  readonly missedNothing?: (() => boolean) | undefined;
 }
 
 /**
@@ -69,15 +75,19 @@ export async function waitLoop<Hold extends object | true>(loop: WaitLoop<Hold>)
     if (typeof outcome !== 'number') return taken(loop, outcome);
     loop.onBusy?.();
     if (waitTime <= 0) return undefined;
-    if (typeof sleeper === 'function') {
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) return undefined;
-      const came = await sleeper(Math.min(outcome, remaining), failed);
-      if (came !== undefined) return taken(loop, came);
-    } else {
+    if (typeof sleeper !== 'function') {
       signal?.throwIfAborted();
-      sleeper = await sleeper.setUp();
+      const setUp = sleeper;
+      sleeper = await setUp.setUp();
+      if (!setUp.missedNothing?.()) {
+        outcome = await loop.attempt(deadline);
+        continue;
+      }
     }
+    const remaining = deadline - performance.now();
+    if (remaining <= 0) return undefined;
+    const came = await sleeper(Math.min(outcome, remaining), failed);
+    if (came !== undefined) return taken(loop, came);
     outcome = await loop.attempt(deadline);
   }
 }

@@ -1,5 +1,5 @@
 import type { Passed, Receiver } from '../../handoff/HandoffReceiver.js';
-import type { ChannelSubscription } from '../../pubsub/ChannelHub.js';
+import type { ChannelMark, ChannelSubscription } from '../../pubsub/ChannelHub.js';
 import { waitLoop } from './waitLoop.js';
 
 /** Everything the pub/sub wait of a lock needs from one acquisition. */
@@ -10,6 +10,11 @@ export interface AcquireLoop<Grant> {
   readonly channel: string;
   /** What a first attempt made before the wait found: the holder's TTL (see `WaitLoop.first`). */
   readonly firstTtl?: number | undefined;
+  /**
+   * What the channel had delivered when that first attempt was sent (see `ChannelHub.mark`):
+   * when nothing came since, the wait sleeps at once after joining, with no second attempt.
+   */
+  readonly firstMark?: ChannelMark | undefined;
   /** How long to keep trying, in milliseconds; 0 for one attempt, `Infinity` for no limit. */
   readonly waitTime: number;
   readonly signal: AbortSignal | undefined;
@@ -37,7 +42,8 @@ export interface AcquireLoop<Grant> {
 
 /**
  * Tries to take a lock, and waits without polling while it is held elsewhere: after a failed
- * attempt it joins the lock's channel, tries again (so a release in between is not missed), then
+ * attempt it joins the lock's channel, tries again (so a release in between is not missed; unless
+ * the channel was subscribed before that attempt and has had no message since), then
  * sleeps until a release message, the holder's TTL or the end of the wait, and loops (see
  * {@link waitLoop}). All the while, a holder of the same client may pass it the lock instead (see
  * `LocalHandoffs`), also while an attempt is in flight.
@@ -75,6 +81,9 @@ export async function waitToAcquire<Grant>(loop: AcquireLoop<Grant>): Promise<Pa
           subscription = joined;
           return async (ms) => {
             if (!heldOff) woken = false;
+            // A holder of this client passed the lock (or tried to) before the sleep began: no sleep.
+            const passedBefore = received(receiver);
+            if (passedBefore) return (await passedBefore) ?? undefined;
             woken = (await joined.sleep(ms, signal, receiver)) || woken;
             const passed = received(receiver);
             if (!passed) return undefined;
@@ -83,6 +92,7 @@ export async function waitToAcquire<Grant>(loop: AcquireLoop<Grant>): Promise<Pa
             return (await passed) ?? undefined;
           };
         },
+        missedNothing: () => subscription?.missedNothingSince(loop.firstMark) === true,
       },
     });
     acquired = hold !== undefined;

@@ -11,11 +11,13 @@
 --   deadline  this attempt's deadline on the server's clock (refused past it: DEADBOLT_LATE)
 --   field     owner field, <clientId>:<ownerId>
 --   hold      this attempt's hold id
---   Returns 'free' when nobody holds the lock; 'other' when another owner does; 'mine' when
---   `field` holds it from other attempts (a re-entry). For a copy of an attempt that ran already
---   (its record is claimed): 'counted' when the hold it took still stands, 'gone' when it took
---   none, or took one that ended, or was given back before it arrived; a copy changes nothing.
---   Asks the cheapest question first: a free lock costs one call after the claim.
+--   Returns the state and, but for 'counted', the lock's PTTL as read (-2: no lock): 'free' when
+--   nobody holds the lock; 'other' when another owner does; 'mine' when `field` holds it from
+--   other attempts (a re-entry). For a copy of an attempt that ran already (its record is
+--   claimed): 'counted' when the hold it took still stands, 'gone' when it took none, or took one
+--   that ended, or was given back before it arrived; a copy changes nothing.
+--   Asks the PTTL first, which a busy lock's reply needs anyway: a free lock costs one call after
+--   the claim, a busy one two.
 --
 -- add_hold(lock, markers, field, hold, lease)
 --   Adds one hold of `field`, marked as `hold`, and makes the lock live at least `lease` ms: the
@@ -24,9 +26,9 @@
 --   that did not exist, which gets exactly `lease` and drops the markers of holds that ended
 --   unseen.
 --
--- retry_ttl(lock)
---   The lock's PTTL for the reply of an attempt that took nothing: 0 (try again at once) when
---   there is no lock, -1 when it never expires.
+-- retry_ttl(ttl)
+--   The reply of an attempt that took nothing, from the lock's PTTL `ttl` (as hold_state() read
+--   it): 0 (try again at once) when there is no lock, -1 when it never expires, else `ttl`.
 local PTTL_NO_KEY = -2
 
 local function hold_state(lock, markers, record, deadline, field, hold)
@@ -35,15 +37,16 @@ local function hold_state(lock, markers, record, deadline, field, hold)
     if is_marked(lock, markers, field, hold) then
       return 'counted'
     end
-    return 'gone'
+    return 'gone', redis.call('pttl', lock)
   end
-  if redis.call('exists', lock) == 0 then
-    return 'free'
+  local ttl = redis.call('pttl', lock)
+  if ttl == PTTL_NO_KEY then
+    return 'free', ttl
   end
   if redis.call('hexists', lock, field) == 0 then
-    return 'other'
+    return 'other', ttl
   end
-  return 'mine'
+  return 'mine', ttl
 end
 
 local function add_hold(lock, markers, field, hold, lease)
@@ -59,8 +62,7 @@ local function add_hold(lock, markers, field, hold, lease)
   redis.call('pexpire', markers, lease)
 end
 
-local function retry_ttl(lock)
-  local ttl = redis.call('pttl', lock)
+local function retry_ttl(ttl)
   if ttl == PTTL_NO_KEY then
     return 0
   end

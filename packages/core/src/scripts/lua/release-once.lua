@@ -16,17 +16,22 @@
 --             number
 --
 -- Returns  the first outcome for a copy, else what release() returns.
+--
+-- release() runs first, and the record is read only when nothing of it stood: a hold that stands
+-- was never released (its release unmarks it, and a hold id is never marked again), so its
+-- record holds no outcome yet, and the usual release costs no read of it.
 local NOTHING_RELEASED = 'none'
 
 local function release_once(record, remember, release)
-  local recorded = redis.call('get', record)
-  if recorded == NOTHING_RELEASED then
-    return nil
+  local result = release()
+  if result ~= nil then
+    redis.call('set', record, result, 'px', remember)
+    return result
   end
+  local recorded = redis.call('get', record)
   if recorded and recorded ~= CLAIMED then
     return tonumber(recorded)
   end
-  local result = release()
-  redis.call('set', record, result == nil and NOTHING_RELEASED or result, 'px', remember)
-  return result
+  redis.call('set', record, NOTHING_RELEASED, 'px', remember)
+  return nil
 end

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RESULTS_RUN_DIR_ENV } from '../results/figures.js';
+import type { ChaosMeasures } from './chaosMeasures.js';
+
+/** One chaos run as `results/chaos.json` lists it. */
+export interface ChaosRecord extends ChaosMeasures {
+  /** The test file, without directory and `.test.ts`. */
+  readonly file: string;
+  /** The issue's scenario: `1. master's host silent during holds`, say. */
+  readonly scenario: string;
+  readonly adapter: string;
+  /** What was done, in words: the faults and clocks of the run. */
+  readonly tried: string;
+  /** Whether every check of the run passed. */
+  readonly held: boolean;
+  readonly faults: number;
+  readonly operations: number;
+  readonly overlaps: number;
+  readonly lostUpdates: number;
+  /** Holds told they lost their lock (signal aborted) or whose release found it gone. */
+  readonly holdsLost: number;
+  readonly leaseMs: number;
+  readonly commandTimeoutMs: number;
+  /** The run's length, in ms. */
+  readonly durationMs: number;
+}
+
+/** The subdirectory of the suite's run directory where chaos records go. */
+export const CHAOS_RECORDS_DIR = 'chaos';
+
+/**
+ * Keeps a chaos run's record for `results/chaos.{json,md}` (see `publishChaos`), in the suite's run
+ * directory, written whole by a rename.
+ */
+export function recordChaos(record: Omit<ChaosRecord, 'file'> & { readonly testFile: string }): void {
+  const runDir = process.env[RESULTS_RUN_DIR_ENV];
+  if (runDir === undefined)
+    throw new Error(`${RESULTS_RUN_DIR_ENV} is not set: run the suite through its vitest project`);
+  const { testFile, ...rest } = record;
+  const file = path.basename(fileURLToPath(testFile)).replace(/\.test\.ts$/, '');
+  const dir = path.join(runDir, CHAOS_RECORDS_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, `${file}.${record.adapter}.${process.pid}.${Date.now()}.json`);
+  fs.writeFileSync(`${target}.tmp`, JSON.stringify({ file, ...rest }));
+  fs.renameSync(`${target}.tmp`, target);
+}

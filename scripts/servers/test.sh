@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `pnpm test:servers [id...]`: the conformance suite (packages/conformance, every adapter and
+# topology) and the Redisson interop tests of every package, on each server build in turn
+# (DEADBOLT_SERVER=<id>; default redis-8.0 and valkey-8.1), each run timed. A build that is not
+# there fails its run with how to build it (bash scripts/bootstrap.sh --servers). Expects built
+# packages: the pnpm script builds them first.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+IDS=("$@")
+[ ${#IDS[@]} -gt 0 ] || IDS=(redis-8.0 valkey-8.1)
+FILES=(packages/conformance/test/ packages/*/test/*redisson-interop.test.ts)
+
+SUMMARY=()
+FAILED=0
+for id in "${IDS[@]}"; do
+  echo "servers: $id: ${FILES[*]}"
+  started=$SECONDS
+  status=passed
+  DEADBOLT_SERVER="$id" npx vitest run "${FILES[@]}" || { status=failed; FAILED=1; }
+  SUMMARY+=("servers: $id: $status in $((SECONDS - started)) s")
+done
+printf '%s\n' "${SUMMARY[@]}"
+exit "$FAILED"
