@@ -39,6 +39,8 @@ export interface ServerCounters {
   readonly ttlCommands: number;
   /** The server process's CPU time, user + system, in milliseconds. */
   readonly cpuMs: number;
+  /** Every command counted in `commands`, by name (`evalsha`, `time`, `hincrby`, …). */
+  readonly byCommand: Readonly<Record<string, number>>;
 }
 
 /** Reads the server's counters. */
@@ -49,16 +51,20 @@ export async function serverCounters(address: RedisAddress): Promise<ServerCount
   let subscriptionCommands = 0;
   let scriptCalls = 0;
   let ttlCommands = 0;
+  const byCommand: Record<string, number> = {};
   for (const [field, value] of stats) {
     const command = field.replace(/^cmdstat_/, '');
     const calls = Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
-    if (!OBSERVER_COMMANDS.has(command)) commands += calls;
+    if (!OBSERVER_COMMANDS.has(command)) {
+      commands += calls;
+      byCommand[command] = calls;
+    }
     if (SUBSCRIPTION_COMMANDS.has(command)) subscriptionCommands += calls;
     if (SCRIPT_COMMANDS.has(command)) scriptCalls += calls - Number(/failed_calls=(\d+)/.exec(value)?.[1] ?? 0);
     if (TTL_COMMANDS.has(command)) ttlCommands += calls;
   }
   const cpuMs = (Number(cpu.get('used_cpu_user') ?? 0) + Number(cpu.get('used_cpu_sys') ?? 0)) * 1000;
-  return { commands, subscriptionCommands, scriptCalls, ttlCommands, cpuMs };
+  return { commands, subscriptionCommands, scriptCalls, ttlCommands, cpuMs, byCommand };
 }
 
 /** `after - before`, field by field. */
@@ -69,7 +75,20 @@ export function counterDelta(before: ServerCounters, after: ServerCounters): Ser
     scriptCalls: after.scriptCalls - before.scriptCalls,
     ttlCommands: after.ttlCommands - before.ttlCommands,
     cpuMs: after.cpuMs - before.cpuMs,
+    byCommand: sumByCommand([after.byCommand, negated(before.byCommand)]),
   };
+}
+
+/** The commands by name of several counts added up; names whose sum is 0 are left out. */
+export function sumByCommand(counts: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const count of counts)
+    for (const [command, calls] of Object.entries(count)) sum[command] = (sum[command] ?? 0) + calls;
+  return Object.fromEntries(Object.entries(sum).filter(([, calls]) => calls !== 0));
+}
+
+function negated(count: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(count).map(([command, calls]) => [command, -calls]));
 }
 
 /** How many subscriptions the server has, over every channel. */

@@ -1,5 +1,5 @@
 import type { RedisAddress } from '@deadbolt/test-harness';
-import { counterDelta, serverCounters, type ServerCounters } from './commandStats.js';
+import { counterDelta, serverCounters, sumByCommand, type ServerCounters } from './commandStats.js';
 import type { Mutex } from './contenders/Contender.js';
 import { trivialScript, type Connection } from './drivers.js';
 
@@ -34,6 +34,7 @@ export function total(measurements: readonly Measured[]): Measured {
       scriptCalls: sum((m) => m.server.scriptCalls),
       ttlCommands: sum((m) => m.server.ttlCommands),
       cpuMs: sum((m) => m.server.cpuMs),
+      byCommand: sumByCommand(measurements.map((m) => m.server.byCommand)),
     },
   };
 }

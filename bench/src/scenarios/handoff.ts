@@ -1,4 +1,5 @@
 import type { RegisteredKind } from '@deadbolt/conformance/kinds';
+import { commandMixFigures } from '../commandMix.js';
 import { counterDelta, serverCounters, subscriptions } from '../commandStats.js';
 import type { Contender } from '../contenders/Contender.js';
 import { connect, disconnect, trivialScript, type Address, type Connection } from '../drivers.js';
@@ -127,13 +128,22 @@ export async function handoff(pool: WorkerPool, contender: Contender, address: A
     const perProcess = await run;
     const { loaded, peakSubscriptions } = await watching;
     const server = counterDelta(before, await serverCounters(address));
-    return handoffFigures(
-      perProcess,
-      { idle, loaded },
-      server.commands - loaded.length,
-      server.subscriptionCommands,
-      peakSubscriptions,
-    );
+    // The probe's loaded floor is one EVALSHA per sample: not the contender's.
+    const probeCommands = { evalsha: loaded.length };
+    return {
+      ...handoffFigures(
+        perProcess,
+        { idle, loaded },
+        server.commands - loaded.length,
+        server.subscriptionCommands,
+        peakSubscriptions,
+      ),
+      ...commandMixFigures(
+        server.byCommand,
+        perProcess.reduce((sum, result) => sum + result.holds.length, 0),
+        probeCommands,
+      ),
+    };
   } finally {
     await disconnect(probe);
   }

@@ -3,6 +3,7 @@
 // view (contenders/semaphoreView.ts); the figures are a semaphore's: throughput, the wait, and
 // whether more permits were ever held at once than the semaphore has.
 import { LOCK } from '@deadbolt/conformance/kinds';
+import { commandMixFigures } from '../commandMix.js';
 import { counterDelta, serverCounters } from '../commandStats.js';
 import type { Contender } from '../contenders/Contender.js';
 import { PEER_SETTINGS } from '../contenders/peerSettings.js';
@@ -121,6 +122,9 @@ export async function semaphoreContended(
     acquisitionsPerSecond: acquisitions / seconds,
     waitP50Ms: percentile(waits, 50),
     waitP99Ms: percentile(waits, 99),
+    // The waits are bimodal: an attempt that finds a permit free waits a round trip, one that
+    // does not waits for a release, about a hold. Where the p50 falls depends on this share.
+    waitsUnderHoldPercent: (100 * waits.filter((wait) => wait < options.holdMs).length) / acquisitions,
     floorIdleMs,
     waitP50InIdleFloors: percentile(waits, 50) / floorIdleMs,
     commandsPerAcquisition: server.commands / acquisitions,
@@ -128,6 +132,7 @@ export async function semaphoreContended(
     peakPermitsHeld: peak,
     overLimitGrants: overLimit,
     waitingAtEnd: sum((result) => result.waitingAtEnd),
+    ...commandMixFigures(server.byCommand, acquisitions),
   };
 }
 

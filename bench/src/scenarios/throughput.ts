@@ -2,6 +2,7 @@
 // runs right after each of its lock's blocks, so that drift weighs on floor and lock alike.
 import type { Contender, Mutex } from '../contenders/Contender.js';
 import type { Address } from '../drivers.js';
+import { commandMixFigures } from '../commandMix.js';
 import { floorMutex, measured, total, type Measured } from '../measure.js';
 import type { Column } from '../report.js';
 import { takeTurns, type Outcome, type Rounds } from './turns.js';
@@ -78,5 +79,6 @@ function figures(lock: Measured, floor: Measured, sent: number, cycles: number):
     floorServerCpuUsPerCycle: perCycle(floor.server.cpuMs),
     commandsPerCycle: lock.server.commands / cycles,
     floorCommandsPerCycle: floor.server.commands / cycles,
+    ...commandMixFigures(lock.server.byCommand, cycles),
   };
 }
