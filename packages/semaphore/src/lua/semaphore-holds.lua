@@ -41,15 +41,16 @@
 --     the new key, and their release gives their permits to it: Redis keeps nothing to tell a
 --     key set afresh from the old one.
 --
--- SEMAPHORE_MISSING             what keep_holds() returns for a missing key
+-- SEMAPHORE_MISSING, NO_EXPIRY  the semaphore's PTTL when it is missing, when it has no TTL
 -- keep_holds(semaphore, holds)  makes the holds live as the semaphore does now: dropped when it is
 --                               missing, without expiry when it has none, else until it expires.
 --                               Returns the semaphore's PTTL: SEMAPHORE_MISSING (-2), -1 when it
 --                               has no TTL, else the milliseconds it has left
+-- follow_ttl(holds, ttl)        the same, for a script that read the semaphore's PTTL `ttl` itself
+--                               (time stands still in a script: it is still the key's)
 local SEMAPHORE_MISSING, NO_EXPIRY = -2, -1
 
-local function keep_holds(semaphore, holds)
-  local ttl = redis.call('pttl', semaphore)
+local function follow_ttl(holds, ttl)
   if ttl == SEMAPHORE_MISSING then
     redis.call('del', holds)
   elseif ttl == NO_EXPIRY then
@@ -58,4 +59,8 @@ local function keep_holds(semaphore, holds)
     redis.call('pexpire', holds, ttl)
   end
   return ttl
+end
+
+local function keep_holds(semaphore, holds)
+  return follow_ttl(holds, redis.call('pttl', semaphore))
 end
