@@ -13,6 +13,8 @@ export const CHAOS_REDIS_PORT = 6379;
 export interface ChaosRedisOptions {
   /** More `redis-server` arguments. */
   readonly args?: readonly string[];
+  /** More environment variables: a `ServerClock`'s, say. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -114,7 +116,10 @@ export class ChaosRedis implements PlacedResource {
     ];
     const [command = 'ip', ...prefix] = this.#host.exec;
     // `ip netns exec` execs the server: the pid is the server's, and so are the signals.
-    const child = spawn(command, [...prefix, binary, ...args], { stdio: 'ignore' });
+    const child = spawn(command, [...prefix, binary, ...args], {
+      stdio: 'ignore',
+      env: { ...process.env, ...this.#options.environment },
+    });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     await waitFor(

@@ -17,7 +17,7 @@ export type FakedClocks =
  * (`+0 x1.5`), or jumped while the process runs ({@link ProcessClock.set}: libfaketime reads its
  * spec from a file on every clock read). Start the process with {@link ProcessClock.environment}.
  * Not for `redis-server`: this machine's build (jemalloc) recurses into the clock at start-up under
- * libfaketime and never answers.
+ * libfaketime and never answers; `ServerClock` moves a server's clock.
  */
 export class ProcessClock {
   readonly #file: string;

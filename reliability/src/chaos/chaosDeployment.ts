@@ -1,5 +1,5 @@
 import type { ChaosHost, ChaosNetwork } from './ChaosNetwork.js';
-import { ChaosRedis } from './ChaosRedis.js';
+import { ChaosRedis, type ChaosRedisOptions } from './ChaosRedis.js';
 
 /** Lock servers, a store and client hosts on one network: what a chaos hammer run needs. */
 export interface ChaosDeployment {
@@ -13,15 +13,19 @@ export interface ChaosDeployment {
   readonly clients: readonly ChaosHost[];
 }
 
-/** Adds the hosts of a {@link ChaosDeployment} to `network` and starts its servers (one lock server unless told). */
+/**
+ * Adds the hosts of a {@link ChaosDeployment} to `network` and starts its servers (one lock server
+ * unless told; the lock servers with `serverOptions`).
+ */
 export async function startChaosDeployment(
   network: ChaosNetwork,
   clientHosts: number,
   lockServers = 1,
+  serverOptions: ChaosRedisOptions = {},
 ): Promise<ChaosDeployment> {
   const servers: ChaosRedis[] = [];
   for (let index = 1; index <= lockServers; index++)
-    servers.push(await ChaosRedis.start(await network.addHost(index === 1 ? 'master' : `node${index}`)));
+    servers.push(await ChaosRedis.start(await network.addHost(index === 1 ? 'master' : `node${index}`), serverOptions));
   const master = servers[0] ?? fail('a deployment needs a lock server');
   const store = await ChaosRedis.start(await network.addHost('store'));
   const clients: ChaosHost[] = [];

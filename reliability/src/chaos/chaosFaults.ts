@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { monotonicMicros } from '../clock.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import type { ProcessClock } from './ProcessClock.js';
+import type { ServerClock } from './ServerClock.js';
 import type { ChaosFault } from './runChaosHammer.js';
 
 /**
@@ -36,6 +37,22 @@ export function jumpClock(clock: ProcessClock, spec: string): ChaosFault {
       clock.set(spec);
       log.record('client wall clock jumped');
       return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * Jumps a lock server's wall clock `ms` forward at the next grant (during that hold), and pushes
+ * the moment it did (monotonic microseconds) onto `jumpedAt`.
+ */
+export function jumpServerClock(clock: ServerClock, ms: number, jumpedAt: number[]): ChaosFault {
+  return {
+    type: 'lock server wall clock jumped forward',
+    inject: async ({ log, nextGrant }) => {
+      await nextGrant();
+      jumpedAt.push(monotonicMicros());
+      clock.jump(ms);
+      log.record('lock server wall clock jumped forward');
     },
   };
 }

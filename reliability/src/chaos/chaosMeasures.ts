@@ -58,12 +58,6 @@ export function chaosMeasures(report: ChaosHammerReport, leaseMs: number): Chaos
       margins.push(aborted === undefined ? -Infinity : (from + leaseMs * 1000 - aborted) / 1000);
     }
   }
-  const lastHeal = Math.max(...report.faults.cutOffs.map((cut) => cut.to));
-  const recovered = new Set(
-    report.workers
-      .filter((worker) => worker.events.some((event) => event.event === 'acquired' && event.at > lastHeal))
-      .map((worker) => report.hostOf.get(worker.pid)),
-  );
   const grantsWhileCutOff = ofKind('acquired').filter((acquired) =>
     report.faults.cutOffs.some((cut) => acquired.at > cut.from + GRANT_GRACE_MICROS && acquired.at < cut.to),
   ).length;
@@ -75,9 +69,18 @@ export function chaosMeasures(report: ChaosHammerReport, leaseMs: number): Chaos
     leastAbortMarginMs: margins.length === 0 ? null : Math.round(Math.min(...margins)),
     longestReleaseTryMs: longestTry(ofKind('retried'), 'release', report),
     longestAcquireTryMs: longestTry(ofKind('retried'), 'acquire', report),
-    recoveredHosts: recovered.size,
+    recoveredHosts: hostsGrantedAfter(report, Math.max(...report.faults.cutOffs.map((cut) => cut.to))),
     clientHosts: new Set(report.hostOf.values()).size,
   };
+}
+
+/** How many client hosts' workers took a lock after `at` (monotonic microseconds). */
+export function hostsGrantedAfter(report: ChaosHammerReport, at: number): number {
+  return new Set(
+    report.workers
+      .filter((worker) => worker.events.some((event) => event.event === 'acquired' && event.at > at))
+      .map((worker) => report.hostOf.get(worker.pid)),
+  ).size;
 }
 
 // The longest failed try of `stage`, counted from its start or from the cut-off it met, in ms.

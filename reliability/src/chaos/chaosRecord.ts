@@ -25,6 +25,14 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly commandTimeoutMs: number;
   /** The run's length, in ms. */
   readonly durationMs: number;
+  /** The one lock the record is of, when a run records each of its locks apart (`FencedLock`). */
+  readonly lock?: string;
+  /** Of `holdsAtFault`, holds told (their signal aborted) before their work ended, when measured. */
+  readonly holdsTold?: number;
+  /** The longest a told holder worked on after the fault before its signal aborted, in ms. */
+  readonly slowestToldMs?: number | null;
+  /** Writes the fenced store refused for a stale token, when measured. */
+  readonly staleWritesRefused?: number;
 }
 
 /** The subdirectory of the suite's run directory where chaos records go. */
@@ -42,7 +50,7 @@ export function recordChaos(record: Omit<ChaosRecord, 'file'> & { readonly testF
   const file = path.basename(fileURLToPath(testFile)).replace(/\.test\.ts$/, '');
   const dir = path.join(runDir, CHAOS_RECORDS_DIR);
   fs.mkdirSync(dir, { recursive: true });
-  const target = path.join(dir, `${file}.${record.adapter}.${process.pid}.${Date.now()}.json`);
+  const target = path.join(dir, `${file}.${record.adapter}.${record.lock ?? 'all'}.${process.pid}.${Date.now()}.json`);
   fs.writeFileSync(`${target}.tmp`, JSON.stringify({ file, ...rest }));
   fs.renameSync(`${target}.tmp`, target);
 }

@@ -14,29 +14,36 @@ export interface ChaosResults {
 }
 
 /**
- * The global setup's hook: writes `chaos.json` and `chaos.md` into `resultsDir` from the chaos
- * records in `runDir`, when every scenario file in `testDir` (`chaos-*.test.ts` but the harness's
- * own) left one; otherwise leaves them as they were and says so. Returns whether it wrote them.
+ * The global setup's hook: merges the chaos records in `runDir` into `chaos.json` and `chaos.md` in
+ * `resultsDir`. A scenario file that ran replaces every row it had there; the rows of the scenario
+ * files that did not run stay (running one file while iterating never drops the others'); rows of
+ * files that are no longer scenarios in `testDir` go. Returns whether it wrote them.
  */
 export function publishChaos(runDir: string, testDir: string, resultsDir: string): boolean {
   const dir = path.join(runDir, CHAOS_RECORDS_DIR);
-  const runs = fs.existsSync(dir)
+  const fresh = fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
         .filter((name) => name.endsWith('.json'))
         .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ChaosRecord)
-        .sort((a, b) => a.scenario.localeCompare(b.scenario) || a.adapter.localeCompare(b.adapter))
     : [];
-  if (runs.length === 0) return false;
-  const scenarioFiles = fs
-    .readdirSync(testDir)
-    .filter(isChaosScenarioFile)
-    .map((name) => name.replace(/\.test\.ts$/, ''));
-  const missing = scenarioFiles.filter((file) => !runs.some((run) => run.file === file));
-  if (missing.length > 0) {
-    console.log(`chaos: partial run (none from ${missing.join(', ')}); results/chaos.* left as they were`);
-    return false;
-  }
+  if (fresh.length === 0) return false;
+  const scenarioFiles = new Set(
+    fs
+      .readdirSync(testDir)
+      .filter(isChaosScenarioFile)
+      .map((name) => name.replace(/\.test\.ts$/, '')),
+  );
+  const ran = new Set(fresh.map((run) => run.file));
+  const kept =
+    readChaosResults(resultsDir)?.runs.filter((run) => !ran.has(run.file) && scenarioFiles.has(run.file)) ?? [];
+  const runs = [...kept, ...fresh].sort(
+    (a, b) =>
+      a.scenario.localeCompare(b.scenario) ||
+      a.adapter.localeCompare(b.adapter) ||
+      (a.lock ?? '').localeCompare(b.lock ?? ''),
+  );
+  const missing = [...scenarioFiles].filter((file) => !runs.some((run) => run.file === file));
   const results: ChaosResults = {
     date: new Date().toISOString(),
     machine: `${os.availableParallelism()} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(1) ?? '?'}`,
@@ -46,8 +53,17 @@ export function publishChaos(runDir: string, testDir: string, resultsDir: string
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(path.join(resultsDir, 'chaos.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(resultsDir, 'chaos.md'), renderChaos(results));
-  console.log(`chaos: ${results.held} of ${runs.length} runs held; written to reliability/results/chaos.{json,md}`);
+  console.log(
+    `chaos: ${results.held} of ${runs.length} runs held (${fresh.length} from this run` +
+      `${missing.length > 0 ? `; none yet from ${missing.join(', ')}` : ''}); written to reliability/results/chaos.{json,md}`,
+  );
   return true;
+}
+
+/** The chaos results in `resultsDir`, if there are any. */
+export function readChaosResults(resultsDir: string): ChaosResults | undefined {
+  const file = path.join(resultsDir, 'chaos.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as ChaosResults) : undefined;
 }
 
 const COLUMNS: readonly [string, (run: ChaosRecord) => string | number][] = [
@@ -58,6 +74,9 @@ const COLUMNS: readonly [string, (run: ChaosRecord) => string | number][] = [
   ['updates lost', (run) => run.lostUpdates],
   ['holds open at the cut-off', (run) => run.holdsAtFault],
   ['told before lease end', (run) => run.holdsToldInTime],
+  ['told before work ended', (run) => run.holdsTold ?? '–'],
+  ['slowest told, ms', (run) => run.slowestToldMs ?? '–'],
+  ['stale writes refused', (run) => run.staleWritesRefused ?? '–'],
   ['out before lease end, untold', (run) => run.holdsLeftInTime],
   ['grants while cut off', (run) => run.grantsWhileCutOff],
   ['least margin, ms', (run) => run.leastAbortMarginMs ?? '–'],
@@ -86,10 +105,11 @@ export function renderChaos(results: ChaosResults): string {
     '',
     '## Runs',
     '',
-    `| scenario | adapter | ${COLUMNS.map(([name]) => name).join(' | ')} |`,
+    `| scenario | adapter (lock) | ${COLUMNS.map(([name]) => name).join(' | ')} |`,
     `| --- | --- |${' ---: |'.repeat(COLUMNS.length)}`,
     ...results.runs.map(
-      (run) => `| ${run.scenario} | ${run.adapter} | ${COLUMNS.map(([, value]) => value(run)).join(' | ')} |`,
+      (run) =>
+        `| ${run.scenario} | ${run.adapter}${run.lock === undefined ? '' : ` (${run.lock})`} | ${COLUMNS.map(([, value]) => value(run)).join(' | ')} |`,
     ),
     '',
   ].join('\n');

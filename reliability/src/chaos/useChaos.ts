@@ -1,13 +1,17 @@
 import { afterEach } from 'vitest';
 import { ChaosNetwork } from './ChaosNetwork.js';
-import type { ProcessClock } from './ProcessClock.js';
+
+/** A faked clock: its files go once its processes have ended. */
+interface DisposableClock {
+  dispose(): void;
+}
 
 /** What a test file gets from {@link useChaos}. */
 export interface ChaosScope {
   /** A new network of test hosts, removed after the test that made it. */
   network(): Promise<ChaosNetwork>;
-  /** Keeps a faked clock to dispose of after the test. */
-  clock(clock: ProcessClock): ProcessClock;
+  /** Keeps a faked clock (a client's or a server's) to dispose of after the test. */
+  clock<Clock extends DisposableClock>(clock: Clock): Clock;
 }
 
 /**
@@ -16,7 +20,7 @@ export interface ChaosScope {
  */
 export function useChaos(): ChaosScope {
   const networks: ChaosNetwork[] = [];
-  const clocks: ProcessClock[] = [];
+  const clocks: DisposableClock[] = [];
   afterEach(async () => {
     const made = networks.splice(0);
     await Promise.all(made.map((network) => network.remove()));

@@ -33,7 +33,9 @@ export type FaultType =
   // back; a client process's clock jumped or run at another rate (libfaketime).
   | 'host isolated (link down)'
   | 'client wall clock jumped'
-  | 'client clock at another rate';
+  | 'client clock at another rate'
+  // The lock server's wall clock jumped forward past the lease (ServerClock): Redis expires keys by it.
+  | 'lock server wall clock jumped forward';
 
 /** A stretch during which the network to Redis was down for longer than a request's records live, in monotonic microseconds. */
 export interface CutOff {

@@ -2,8 +2,9 @@
 // each test records its figures (see recordFigures); after the last one, the figures added up into
 // results/latest.json and results/latest.md, but only when every test file of the suite ran, so
 // that running one file while iterating never overwrites the published record with a part of it.
-// The chaos runs (src/chaos) go to results/chaos.json and chaos.md, when every chaos scenario ran;
-// the suite's record does not wait for them (`pnpm test` leaves them out: chaosScenarioFiles.ts).
+// The chaos runs (src/chaos) are merged into results/chaos.json and chaos.md, scenario file by
+// scenario file (see publishChaos); the suite's record does not wait for them (`pnpm test` leaves
+// them out: chaosScenarioFiles.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
