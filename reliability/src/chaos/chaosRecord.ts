@@ -27,6 +27,8 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly durationMs: number;
   /** The one lock the record is of, when a run records each of its locks apart (`FencedLock`). */
   readonly lock?: string;
+  /** The locks the run hammered, when its figures are of them together (`Lock`, `FencedLock`). */
+  readonly locks?: readonly string[];
   /** Of `holdsAtFault`, holds told (their signal aborted) before their work ended, when measured. */
   readonly holdsTold?: number;
   /** The longest a told holder worked on after the fault before its signal aborted, in ms. */

@@ -1,4 +1,6 @@
+import type { LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerEvent } from '../hammer/hammerEvents.js';
+import type { HammerKind } from '../kinds.js';
 import type { ChaosHammerReport } from './runChaosHammer.js';
 
 /** What one lock of a chaos run saw of its server's wall clock jumping past the lease (issue 32, scenario 5). */
@@ -13,16 +15,24 @@ export interface ClockJumpMeasures {
   readonly slowestToldMs: number | null;
   /** Holds of other owners that overlapped one of this lock's (counted once per pair). */
   readonly overlaps: number;
-  /** Writes the store refused for a stale fencing token. */
-  readonly staleWritesRefused: number;
+  /** Writes the store refused for a stale fencing token; absent for a lock without tokens. */
+  readonly staleWritesRefused?: number;
   /** Increments that landed but were overwritten by a stale holder's write: stale writes accepted. */
   readonly lostUpdates: number;
 }
 
 type Timed<Name extends HammerEvent['event']> = Extract<HammerEvent, { event: Name }>;
 
-/** Measures, lock by lock, what a holder was told of a jump and what overlapped, from the workers' events. */
-export function clockJumpMeasures(report: ChaosHammerReport, jumpedAt: readonly number[]): ClockJumpMeasures[] {
+/**
+ * Measures, lock by lock, what a holder was told of a jump and what overlapped, from the workers'
+ * events; the stale writes refused for the `subjects` whose kind issues fencing tokens.
+ */
+export function clockJumpMeasures(
+  report: ChaosHammerReport,
+  jumpedAt: readonly number[],
+  subjects: readonly LockSubject<HammerKind>[],
+): ClockJumpMeasures[] {
+  const fenced = new Set(subjects.filter(({ kind }) => kind.token !== undefined).map(({ label }) => label));
   const events = report.workers.flatMap((worker) => worker.events);
   const ofKind = <Name extends HammerEvent['event']>(name: Name) =>
     events.filter((event): event is Timed<Name> => event.event === name);
@@ -48,8 +58,8 @@ export function clockJumpMeasures(report: ChaosHammerReport, jumpedAt: readonly 
       holdsTold: delays.length,
       slowestToldMs: delays.length === 0 ? null : Math.round(Math.max(...delays)),
       overlaps: report.overlaps.filter((overlap) => overlap.earlier.lock === lock).length,
-      staleWritesRefused: holds.filter((hold) => hold.rejected).length,
       lostUpdates: resource === undefined ? 0 : resource.landed.size - resource.counter,
+      ...(fenced.has(subject) ? { staleWritesRefused: holds.filter((hold) => hold.rejected).length } : {}),
     };
   });
 }

@@ -49,6 +49,7 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
   const started = performance.now();
   const { run } = scenario;
   const leaseMs = run.shape.watchdogTimeout;
+  const locks = run.subjects.map(({ label }) => label);
   // A run that ended before its checks (a worker failed) is recorded too, as not held.
   const report = await runChaosHammer(run).catch((error: unknown) => {
     recordChaos({
@@ -56,6 +57,7 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
       testFile: scenario.testFile,
       scenario: scenario.scenario,
       adapter: run.adapter,
+      locks,
       tried: `${scenario.tried} (the run did not finish)`,
       leaseMs,
       commandTimeoutMs: run.shape.commandTimeout,
@@ -70,6 +72,7 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
     testFile: scenario.testFile,
     scenario: scenario.scenario,
     adapter: run.adapter,
+    locks,
     tried: scenario.tried,
     faults: report.faults.total,
     operations: figures.operations ?? 0,
