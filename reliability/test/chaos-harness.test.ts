@@ -1,5 +1,5 @@
 // The chaos harness's own checks (issue 32): test hosts in network namespaces, a silent partition,
-// a faked clock, and cleanup after a failing test.
+// a faked client clock and a server's clock jumped, and cleanup after a failing test.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { ChaosRedis } from '../src/chaos/ChaosRedis.js';
 import { namespaceNames } from '../src/chaos/ipCommand.js';
 import { startWorkerOn } from '../src/chaos/placeWorker.js';
 import { ProcessClock } from '../src/chaos/ProcessClock.js';
+import { ServerClock } from '../src/chaos/ServerClock.js';
 import { SOCKET_PROBE_JOB_VARIABLE, type SocketProbeEvent } from '../src/chaos/socketProbeEvents.js';
 import { useChaos } from '../src/chaos/useChaos.js';
 import { recordFigures } from '../src/results/figures.js';
@@ -57,6 +58,23 @@ describe('chaos harness', () => {
     expect(ahead.timerMs).toBeLessThan(2_000);
     clock.set('-3600');
     expect((await read()).wallAheadSeconds).toBeLessThan(-3500);
+  });
+
+  test("a server's wall clock jumps forward while it runs: its keys expire by it, its timers keep true time", async () => {
+    const clock = chaos.clock(new ServerClock());
+    const network = await chaos.network();
+    const redis = await ChaosRedis.start(await network.addHost('server'), { environment: clock.environment });
+    const serverSeconds = async () => Number(((await redis.command(['TIME'])) as string[])[0]);
+    expect(Math.abs((await serverSeconds()) - Date.now() / 1000)).toBeLessThan(5);
+    await redis.command(['SET', 'leased', 'x', 'PX', '30000']);
+    clock.jump(60_000);
+    expect((await serverSeconds()) - Date.now() / 1000).toBeGreaterThan(55);
+    expect(await redis.command(['GET', 'leased'])).toBeNull();
+    // Its event loop runs on the monotonic clock: a blocking call still times out on true time.
+    const started = performance.now();
+    expect(await redis.command(['BLPOP', 'nothing', '0.3'])).toBeNull();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   test.fails('a test that fails with hosts, a server and a worker placed', async () => {

@@ -28,7 +28,12 @@ export class ServerClock {
   constructor() {
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deadbolt-server-clock-'));
     this.#library = path.join(this.#dir, 'shiftClock.so');
-    execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', this.#library, SOURCE]);
+    try {
+      execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', this.#library, SOURCE], { stdio: 'pipe' });
+    } catch (error) {
+      fs.rmSync(this.#dir, { recursive: true, force: true });
+      throw new Error(`could not compile ${SOURCE} with cc (apt-get install gcc)`, { cause: error });
+    }
     fs.writeFileSync(this.#offset, '0');
   }
 
