@@ -8,13 +8,13 @@
 // must hold: the fenced store refuses every stale holder's write (no update lost on the
 // `FencedLock`), and every client host takes locks again after the first jump.
 import { afterEach, describe, expect, test } from 'vitest';
-import { chaosMeasures, hostsGrantedAfter } from '../src/chaos/chaosMeasures.js';
+import { chaosMeasures, hostsGrantedAfter, type ChaosMeasures } from '../src/chaos/chaosMeasures.js';
 import { startChaosDeployment } from '../src/chaos/chaosDeployment.js';
 import { jumpServerClock } from '../src/chaos/chaosFaults.js';
-import { recordChaos } from '../src/chaos/chaosRecord.js';
+import { recordChaos, type ChaosRecord } from '../src/chaos/chaosRecord.js';
 import { CHAOS_SHAPE, chaosSubjects } from '../src/chaos/chaosShape.js';
-import { clockJumpMeasures } from '../src/chaos/clockJumpMeasures.js';
-import { runChaosHammer } from '../src/chaos/runChaosHammer.js';
+import { clockJumpMeasures, type ClockJumpMeasures } from '../src/chaos/clockJumpMeasures.js';
+import { runChaosHammer, type ChaosHammerReport } from '../src/chaos/runChaosHammer.js';
 import { ServerClock } from '../src/chaos/ServerClock.js';
 import { useChaos } from '../src/chaos/useChaos.js';
 import { hammerFigures } from '../src/hammer/verifyHammer.js';
@@ -57,36 +57,14 @@ describe.each(backendsOn('standalone'))(
       };
       const figures = hammerFigures(report);
       const byLock = clockJumpMeasures(report, jumpedAt, subjects);
-      // A lock with fencing tokens (its stale writes counted) must lose no update; one without may.
-      const fencedHeld = (lock: (typeof byLock)[number]) =>
-        lock.staleWritesRefused === undefined || lock.lostUpdates === 0;
       const recovered = recovery.recoveredHosts === recovery.clientHosts;
-      for (const lock of byLock) {
-        const holds = report.holds.filter((hold) => hold.subject === lock.subject);
-        const record = {
+      for (const lock of byLock)
+        recordLock(report, lock, {
           ...recovery,
-          testFile: import.meta.url,
-          scenario: SCENARIO,
           adapter,
-          lock: lock.subject,
-          tried: `3 client hosts; the lock server's wall clock jumped ${JUMP_MS / 1000} s forward (past the lease) ${JUMPS} times mid-run, each during a hold`,
           held: recovered && fencedHeld(lock),
-          faults: report.faults.total,
-          operations: holds.filter((hold) => hold.outcome === 'released').length,
-          overlaps: lock.overlaps,
-          lostUpdates: lock.lostUpdates,
-          holdsLost: holds.filter((hold) => hold.lost || hold.outcome === 'not-held').length,
-          holdsAtFault: lock.holdsAtJump,
-          holdsTold: lock.holdsTold,
-          slowestToldMs: lock.slowestToldMs,
-          ...(lock.staleWritesRefused === undefined ? {} : { staleWritesRefused: lock.staleWritesRefused }),
-          leaseMs: shape.watchdogTimeout,
-          commandTimeoutMs: shape.commandTimeout,
           durationMs: Math.round(performance.now() - started),
-        };
-        console.log(`chaos ${SCENARIO} on ${adapter}: ${JSON.stringify({ ...record, testFile: undefined })}`);
-        recordChaos(record);
-      }
+        });
       expect(figures.operations, 'holds released').toBeGreaterThan(0);
       expect(
         byLock.reduce((sum, lock) => sum + lock.holdsAtJump, 0),
@@ -97,3 +75,37 @@ describe.each(backendsOn('standalone'))(
     });
   },
 );
+
+// A lock with fencing tokens (its stale writes counted) must lose no update; one without may.
+function fencedHeld(lock: ClockJumpMeasures): boolean {
+  return lock.staleWritesRefused === undefined || lock.lostUpdates === 0;
+}
+
+// Records one lock of a run for results/chaos.*, and prints it.
+function recordLock(
+  report: ChaosHammerReport,
+  lock: ClockJumpMeasures,
+  run: ChaosMeasures & Pick<ChaosRecord, 'adapter' | 'held' | 'durationMs'>,
+): void {
+  const holds = report.holds.filter((hold) => hold.subject === lock.subject);
+  const record = {
+    ...run,
+    testFile: import.meta.url,
+    scenario: SCENARIO,
+    lock: lock.subject,
+    tried: `3 client hosts; the lock server's wall clock jumped ${JUMP_MS / 1000} s forward (past the lease) ${JUMPS} times mid-run, each during a hold`,
+    faults: report.faults.total,
+    operations: holds.filter((hold) => hold.outcome === 'released').length,
+    overlaps: lock.overlaps,
+    lostUpdates: lock.lostUpdates,
+    holdsLost: holds.filter((hold) => hold.lost || hold.outcome === 'not-held').length,
+    holdsAtFault: lock.holdsAtJump,
+    holdsTold: lock.holdsTold,
+    slowestToldMs: lock.slowestToldMs,
+    ...(lock.staleWritesRefused === undefined ? {} : { staleWritesRefused: lock.staleWritesRefused }),
+    leaseMs: CHAOS_SHAPE.watchdogTimeout,
+    commandTimeoutMs: CHAOS_SHAPE.commandTimeout,
+  };
+  console.log(`chaos ${SCENARIO} on ${run.adapter}: ${JSON.stringify({ ...record, testFile: undefined })}`);
+  recordChaos(record);
+}
