@@ -1,3 +1,4 @@
+import type { CutOff } from '../faults/FaultLog.js';
 import type { HammerEvent } from '../hammer/hammerEvents.js';
 import type { ChaosHammerReport } from './runChaosHammer.js';
 
@@ -58,37 +59,52 @@ export function chaosMeasures(report: ChaosHammerReport, leaseMs: number): Chaos
       margins.push(aborted === undefined ? -Infinity : (from + leaseMs * 1000 - aborted) / 1000);
     }
   }
-  const grantsWhileCutOff = ofKind('acquired').filter((acquired) =>
-    report.faults.cutOffs.some((cut) => acquired.at > cut.from + GRANT_GRACE_MICROS && acquired.at < cut.to),
-  ).length;
   return {
-    grantsWhileCutOff,
+    grantsWhileCutOff: grantsWhileCutOff(ofKind('acquired'), report.faults.cutOffs),
     holdsAtFault,
     holdsToldInTime: margins.filter((margin) => margin > 0).length,
     holdsLeftInTime,
     leastAbortMarginMs: margins.length === 0 ? null : Math.round(Math.min(...margins)),
-    longestReleaseTryMs: longestTry(ofKind('retried'), 'release', report),
-    longestAcquireTryMs: longestTry(ofKind('retried'), 'acquire', report),
+    longestReleaseTryMs: longestTry(ofKind('retried'), 'release', report.faults.cutOffs),
+    longestAcquireTryMs: longestTry(ofKind('retried'), 'acquire', report.faults.cutOffs),
     recoveredHosts: hostsGrantedAfter(report, Math.max(...report.faults.cutOffs.map((cut) => cut.to))),
     clientHosts: new Set(report.hostOf.values()).size,
   };
 }
 
-/** How many client hosts' workers took a lock after `at` (monotonic microseconds). */
-export function hostsGrantedAfter(report: ChaosHammerReport, at: number): number {
+/** How many of `grants` came while cut off (from a grace after a cut-off's start: replies already read). */
+export function grantsWhileCutOff(grants: readonly { readonly at: number }[], cutOffs: readonly CutOff[]): number {
+  return grants.filter((grant) => cutOffs.some((cut) => grant.at > cut.from + GRANT_GRACE_MICROS && grant.at < cut.to))
+    .length;
+}
+
+/** Workers of a chaos run, and the host each ran on, by pid. */
+export interface PlacedWorkers {
+  readonly workers: readonly { readonly pid: number; readonly events: readonly { readonly event: string }[] }[];
+  readonly hostOf: ReadonlyMap<number, string>;
+}
+
+/** How many client hosts' workers took a lock (an `acquired` event) after `at` (monotonic microseconds). */
+export function hostsGrantedAfter(report: PlacedWorkers, at: number): number {
   return new Set(
     report.workers
-      .filter((worker) => worker.events.some((event) => event.event === 'acquired' && event.at > at))
+      .filter((worker) =>
+        worker.events.some((event) => event.event === 'acquired' && 'at' in event && Number(event.at) > at),
+      )
       .map((worker) => report.hostOf.get(worker.pid)),
   ).size;
 }
 
-// The longest failed try of `stage`, counted from its start or from the cut-off it met, in ms.
-function longestTry(tries: readonly Timed<'retried'>[], stage: string, report: ChaosHammerReport): number {
+/** The longest failed try of `stage`, counted from its start or from the cut-off it met, in ms. */
+export function longestTry(
+  tries: readonly { readonly stage: string; readonly started: number; readonly at: number }[],
+  stage: string,
+  cutOffs: readonly CutOff[],
+): number {
   const durations = tries
     .filter((attempt) => attempt.stage === stage)
     .map((attempt) => {
-      const cut = report.faults.cutOffs.find((cutOff) => attempt.started <= cutOff.to && attempt.at >= cutOff.from);
+      const cut = cutOffs.find((cutOff) => attempt.started <= cutOff.to && attempt.at >= cutOff.from);
       return (attempt.at - Math.max(attempt.started, cut?.from ?? attempt.started)) / 1000;
     });
   return Math.round(Math.max(0, ...durations));

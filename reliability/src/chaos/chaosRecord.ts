@@ -35,6 +35,22 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly slowestToldMs?: number | null;
   /** Writes the fenced store refused for a stale token, when measured. */
   readonly staleWritesRefused?: number;
+  /**
+   * A semaphore's permits, in a run of one (`overlaps` then counts grants at which the store saw
+   * more holders than permits at once).
+   */
+  readonly permits?: number;
+  /** A semaphore run's most holders at once, counted at the store. */
+  readonly mostHolders?: number;
+  /** A semaphore run's free permits once every holder gave back and every lease ended. */
+  readonly permitsAtEnd?: number;
+  /** A semaphore run's permits still marked held then. */
+  readonly permitsHeldAtEnd?: number;
+  /**
+   * A count-down latch's count, in a run of one (`overlaps` then counts waiters let through
+   * before that many countdowns were sent).
+   */
+  readonly latchCount?: number;
 }
 
 /** The subdirectory of the suite's run directory where chaos records go. */

@@ -18,6 +18,7 @@ import {
 } from '../hammer/runHammer.js';
 import type { HammerKind } from '../kinds.js';
 import type { ChaosHost } from './ChaosNetwork.js';
+import type { WorkerEvent, WorkerProcess } from '../process/WorkerProcess.js';
 import type { ChaosRedis } from './ChaosRedis.js';
 import { startWorkerOn } from './placeWorker.js';
 import type { ProcessClock } from './ProcessClock.js';
@@ -118,11 +119,13 @@ export async function runChaosHammer(options: ChaosHammerOptions): Promise<Chaos
   };
 }
 
-// The next grant of any worker; a worker that ends first (its holds done) is passed over.
-function nextGrant(workers: readonly HammerWorker[]): Promise<void> {
+/** Resolves at the next grant (an `acquired` event) of any worker; a worker that ends first (its holds done) is passed over. */
+export function nextGrant<Event extends WorkerEvent & { readonly at?: number }>(
+  workers: readonly WorkerProcess<Event>[],
+): Promise<void> {
   const after = monotonicMicros();
   return Promise.any(
-    workers.map((worker) => worker.next((event) => event.event === 'acquired' && event.at > after)),
+    workers.map((worker) => worker.next((event) => event.event === 'acquired' && (event.at ?? 0) > after)),
   ).then(() => undefined);
 }
 

@@ -5,7 +5,7 @@ import { sendCommand } from '@deadbolt/test-harness';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerKind } from '../kinds.js';
-import { WorkerProcess } from '../process/WorkerProcess.js';
+import { WorkerProcess, type WorkerEvent } from '../process/WorkerProcess.js';
 import { resourceKeys } from '../store/ResourceStore.js';
 import {
   HAMMER_JOB_VARIABLE,
@@ -169,14 +169,14 @@ export async function runHammer(options: HammerOptions): Promise<HammerReport> {
 }
 
 /** Counts completed holds and tells when a share of the run is done. */
-export class Progress {
-  readonly #workers: readonly HammerWorker[];
+export class Progress<Event extends WorkerEvent = HammerEvent> {
+  readonly #workers: readonly WorkerProcess<Event>[];
   readonly #perWorker: number;
-  readonly #open = new Map<HammerWorker, number>();
-  readonly #done = new Map<HammerWorker, number>();
+  readonly #open = new Map<WorkerProcess<Event>, number>();
+  readonly #done = new Map<WorkerProcess<Event>, number>();
   readonly #waiters = new Set<() => void>();
 
-  constructor(workers: readonly HammerWorker[], perWorker: number) {
+  constructor(workers: readonly WorkerProcess<Event>[], perWorker: number) {
     this.#workers = workers;
     this.#perWorker = perWorker;
     for (const worker of workers) {
@@ -220,7 +220,7 @@ export class Progress {
   }
 
   /** A running worker with a hold open, or any running worker. */
-  holdingWorker(): HammerWorker {
+  holdingWorker(): WorkerProcess<Event> {
     const running = this.#workers.filter((worker) => worker.exit === undefined);
     const worker = running.find((candidate) => (this.#open.get(candidate) ?? 0) > 0) ?? running[0];
     if (worker === undefined)
@@ -303,9 +303,10 @@ export function countRetries(workers: readonly HammerWorker[]): Record<string, n
 }
 
 /** How a worker ended, with what it said of a failure. */
-function describeEnd(worker: HammerWorker): string {
+function describeEnd<Event extends WorkerEvent>(worker: WorkerProcess<Event>): string {
   const failed = worker.events.find((event) => event.event === 'failed');
-  return `worker ${worker.pid}: ${worker.exit?.signal ?? worker.exit?.code ?? 'running'}${failed?.event === 'failed' ? ` (${failed.message})` : ''}`;
+  const message = failed !== undefined && 'message' in failed ? ` (${String(failed.message)})` : '';
+  return `worker ${worker.pid}: ${worker.exit?.signal ?? worker.exit?.code ?? 'running'}${message}`;
 }
 
 /**
@@ -341,7 +342,9 @@ export function hammerJob(
 }
 
 /** Waits until every worker not killed ended, and fails with why one did not end well. */
-export async function finishWorkers(workers: readonly HammerWorker[]): Promise<void> {
+export async function finishWorkers<Event extends WorkerEvent>(
+  workers: readonly WorkerProcess<Event>[],
+): Promise<void> {
   const killed = new Set(workers.filter((worker) => worker.exit?.signal === 'SIGKILL'));
   // A worker that failed says why in its events, not on stderr: the error carries it.
   await Promise.all(
