@@ -6,10 +6,15 @@
 // What must hold: never more holders at once than permits, no grant while cut off, every permit
 // free again at the end (none lost for good, none invented), every client host granted again
 // after the heal; a leased permit's holder told (or done) before its lease could end.
+// And the count-down latch under the same fault: 2 waiters on each client host await a latch of
+// 6, counted down from the hosts in turn, the 4th countdown sent while the host is cut off. Each
+// countdown call is counted at the store before it is sent: no waiter may be let through before
+// 6 were sent, nor while cut off; every waiter is let through once the count reaches 0.
 import { afterEach, describe, test } from 'vitest';
 import { startChaosDeployment } from '../src/chaos/chaosDeployment.js';
 import { isolateHosts } from '../src/chaos/chaosFaults.js';
 import { runChaosPermitScenario } from '../src/chaos/chaosPermitScenario.js';
+import { runChaosLatchScenario } from '../src/chaos/runChaosLatch.js';
 import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
 import { useChaos } from '../src/chaos/useChaos.js';
 import { WorkerProcess } from '../src/process/WorkerProcess.js';
@@ -18,6 +23,9 @@ import { backendsOn } from '../src/suite/backends.js';
 
 const SILENT_MS = 2_500;
 const PERMITS = 2;
+const LATCH_COUNT = 6;
+const SCENARIO = '6. master host silent during permit holds and latch waits';
+const TRIED = `3 client hosts taking permits of a semaphore of ${PERMITS}, or waiting on a count-down latch of ${LATCH_COUNT} that they count down in turn; the master's host cut off (link down, no RST) for ${SILENT_MS} ms mid-run`;
 
 describe.each(backendsOn('standalone'))(
   'chaos on $adapter: the master host goes silent during permit holds',
@@ -31,8 +39,8 @@ describe.each(backendsOn('standalone'))(
         const { master, store, clients } = await startChaosDeployment(await chaos.network(), 3);
         await runChaosPermitScenario({
           testFile: import.meta.url,
-          scenario: '6. master host silent during permit holds',
-          tried: `3 client hosts taking permits of a semaphore of ${PERMITS}; the master's host cut off (link down, no RST) for ${SILENT_MS} ms mid-run`,
+          scenario: SCENARIO,
+          tried: TRIED,
           run: {
             adapter,
             kind,
@@ -51,5 +59,26 @@ describe.each(backendsOn('standalone'))(
         });
       },
     );
+
+    test('CountDownLatch: never opens early, opens for every waiter once counted down', async () => {
+      const { master, store, clients } = await startChaosDeployment(await chaos.network(), 3);
+      await runChaosLatchScenario({
+        testFile: import.meta.url,
+        scenario: SCENARIO,
+        tried: TRIED,
+        run: {
+          adapter,
+          server: master,
+          store,
+          clients,
+          count: LATCH_COUNT,
+          waiters: 2,
+          commandTimeout: CHAOS_SHAPE.commandTimeout,
+          label: `latch-${adapter}`,
+          fault: isolateHosts([master.host], SILENT_MS, { cutOff: true }),
+          countdownsBefore: 3,
+        },
+      });
+    });
   },
 );

@@ -47,7 +47,7 @@ export interface ChaosLatchJob extends ChildJob {
   readonly name: string;
   /** The count: each worker sets it if nobody did. */
   readonly count: number;
-  /** The store, and its key counting the countdowns sent (each call, before it is sent). */
+  /** The store, and its key counting the countdowns sent (each before its first call). */
   readonly store: RedisAddress;
   readonly sentKey: string;
   /** Tasks of the worker waiting for the latch to open. */
@@ -57,14 +57,19 @@ export interface ChaosLatchJob extends ChildJob {
 /**
  * What a chaos latch worker prints: `opened` when a waiter's `await` resolved `true`, with the
  * countdowns sent by then (read at the store after it); `counted` when a countdown asked for on
- * stdin (`count`) came back, `unknown` when a call of it failed with Redis unreachable (it is
- * called again, a new request, and counted again at the store first).
+ * stdin (`count`) came back, with the calls it took (a call of unknown outcome that did not run is
+ * made again); `retried` for a call that failed with Redis unreachable.
  */
 export type ChaosLatchEvent =
   | { readonly event: 'ready' }
   | { readonly event: 'opened'; readonly waiter: number; readonly at: number; readonly sent: number }
   | { readonly event: 'counted'; readonly at: number; readonly calls: number }
-  | { readonly event: 'retried'; readonly stage: 'await' | 'countDown'; readonly error: string; readonly at: number }
+  | {
+      readonly event: 'retried';
+      readonly stage: 'await' | 'countDown' | 'getCount';
+      readonly error: string;
+      readonly at: number;
+    }
   | { readonly event: 'done' }
   | { readonly event: 'failed'; readonly message: string };
 

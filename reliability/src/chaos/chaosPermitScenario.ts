@@ -3,7 +3,7 @@ import type { CutOff } from '../faults/FaultLog.js';
 import { CALL_SLACK_MS } from './chaosChecks.js';
 import { grantsWhileCutOff, hostsGrantedAfter, longestTry, type ChaosMeasures } from './chaosMeasures.js';
 import type { ChaosPermitEvent } from './chaosPermitEvents.js';
-import { recordChaos } from './chaosRecord.js';
+import { recordChecked } from './chaosRecord.js';
 import { runChaosPermits, type ChaosPermitOptions, type ChaosPermitReport } from './runChaosPermits.js';
 
 /** One semaphore scenario of issue 32 on one adapter: a chaos permit run, its checks and its record. */
@@ -137,14 +137,6 @@ export async function runChaosPermitScenario(scenario: ChaosPermitScenario): Pro
     permits: run.permits,
     permitsHeldAtEnd: markedHeldAtEnd,
   };
-  console.log(`chaos ${scenario.scenario} on ${run.adapter}: ${JSON.stringify({ ...record, testFile: undefined })}`);
-  const durationMs = () => Math.round(performance.now() - started);
-  try {
-    expectPermitsHeld(measures, run);
-  } catch (error) {
-    recordChaos({ ...record, held: false, durationMs: durationMs() });
-    throw error;
-  }
-  recordChaos({ ...record, held: true, durationMs: durationMs() });
+  recordChecked(record, started, () => expectPermitsHeld(measures, run));
   return measures;
 }

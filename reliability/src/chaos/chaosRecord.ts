@@ -51,6 +51,8 @@ export interface ChaosRecord extends ChaosMeasures {
    * before that many countdowns were sent).
    */
   readonly latchCount?: number;
+  /** A latch run's countdown calls: its count, and one more for each call of unknown outcome that did not run. */
+  readonly countdownCalls?: number;
 }
 
 /** The subdirectory of the suite's run directory where chaos records go. */
@@ -71,4 +73,25 @@ export function recordChaos(record: Omit<ChaosRecord, 'file'> & { readonly testF
   const target = path.join(dir, `${file}.${record.adapter}.${record.lock ?? 'all'}.${process.pid}.${Date.now()}.json`);
   fs.writeFileSync(`${target}.tmp`, JSON.stringify({ file, ...rest }));
   fs.renameSync(`${target}.tmp`, target);
+}
+
+/**
+ * Prints a run's record, runs its checks, then keeps the record (see {@link recordChaos}) with
+ * whether they passed and the run's length since `started` (`performance.now()`); rethrows a
+ * failed check.
+ */
+export function recordChecked(
+  record: Omit<ChaosRecord, 'file' | 'held' | 'durationMs'> & { readonly testFile: string },
+  started: number,
+  check: () => void,
+): void {
+  console.log(`chaos ${record.scenario} on ${record.adapter}: ${JSON.stringify({ ...record, testFile: undefined })}`);
+  const durationMs = () => Math.round(performance.now() - started);
+  try {
+    check();
+  } catch (error) {
+    recordChaos({ ...record, held: false, durationMs: durationMs() });
+    throw error;
+  }
+  recordChaos({ ...record, held: true, durationMs: durationMs() });
 }

@@ -1,0 +1,195 @@
+import { fileURLToPath } from 'node:url';
+import type { AdapterName } from '@deadbolt/conformance/connect';
+import { sleep, waitFor } from '@deadbolt/test-harness';
+import { expect } from 'vitest';
+import { monotonicMicros } from '../clock.js';
+import { FaultLog } from '../faults/FaultLog.js';
+import { finishWorkers } from '../hammer/runHammer.js';
+import type { WorkerProcess } from '../process/WorkerProcess.js';
+import type { ChaosHost } from './ChaosNetwork.js';
+import { CHAOS_LATCH_JOB_VARIABLE, type ChaosLatchEvent, type ChaosLatchJob } from './chaosPermitEvents.js';
+import { grantsWhileCutOff, hostsGrantedAfter } from './chaosMeasures.js';
+import { recordChecked } from './chaosRecord.js';
+import type { ChaosRedis } from './ChaosRedis.js';
+import { startWorkerOn } from './placeWorker.js';
+import type { ChaosFault } from './runChaosHammer.js';
+
+const SCRIPT = fileURLToPath(new URL('../workers/chaosLatch.ts', import.meta.url));
+// Between countdowns, so that every waiter is waiting on the channel when the next one comes.
+const COUNT_PAUSE_MS = 300;
+// After the fault starts and before the countdown sent into it: the host is cut off by then.
+const INTO_FAULT_MS = 200;
+// How long one countdown may take to come back, also one sent into a cut-off.
+const COUNTED_TIMEOUT_MS = 30_000;
+
+/** One chaos run of a count-down latch: waiters on every client host, countdowns asked of them in turn. */
+export interface ChaosLatchOptions {
+  readonly adapter: AdapterName;
+  /** The latch's standalone server; the fault cuts its host off. */
+  readonly server: ChaosRedis;
+  /** Where the countdowns sent are counted, on a host no fault touches. */
+  readonly store: ChaosRedis;
+  readonly clients: readonly ChaosHost[];
+  /** The latch's count, and the waiters on each client host. */
+  readonly count: number;
+  readonly waiters: number;
+  readonly commandTimeout: number;
+  /** Unique to the run: the latch's name. */
+  readonly label: string;
+  /** Injected once this many countdowns came back; the next one is sent into it. */
+  readonly fault: ChaosFault;
+  readonly countdownsBefore: number;
+}
+
+/** What a chaos latch run measured. */
+export interface LatchMeasures {
+  /** Waiters let through before `count` countdowns were sent: the latch opened early. */
+  readonly earlyOpens: number;
+  readonly opened: number;
+  /** Countdown calls made in all: `count`, and one more for each call of unknown outcome that did not run. */
+  readonly calls: number;
+  /** Waiters let through while the server was cut off. */
+  readonly opensWhileCutOff: number;
+  /** Whether the countdown sent into the cut-off came back only after it ended. */
+  readonly countdownHeldByFault: boolean;
+  /** Whether the latch's key is gone at the end (its count reached 0). */
+  readonly openAtEnd: boolean;
+  readonly recoveredHosts: number;
+  readonly clientHosts: number;
+}
+
+/**
+ * Runs chaos latch workers (`src/workers/chaosLatch.ts`) on the client hosts, counts the latch
+ * down through them one at a time (one countdown sent into the fault), and measures every opening.
+ */
+export async function runChaosLatch(options: ChaosLatchOptions): Promise<{ log: FaultLog; measures: LatchMeasures }> {
+  const name = `${options.label}:latch`;
+  const job: ChaosLatchJob = {
+    spec: { adapter: options.adapter, topology: 'standalone', nodes: [options.server.address] },
+    clientOptions: { commandTimeout: options.commandTimeout },
+    name,
+    count: options.count,
+    store: options.store.address,
+    sentKey: `${name}:sent`,
+    waiters: options.waiters,
+  };
+  const hostOf = new Map<number, string>();
+  const workers = options.clients.map((host) => {
+    const worker = startWorkerOn<ChaosLatchEvent>(host, SCRIPT, CHAOS_LATCH_JOB_VARIABLE, job);
+    hostOf.set(worker.pid, host.name);
+    return worker;
+  });
+  await Promise.all(workers.map((worker) => worker.next((event) => event.event === 'ready')));
+  for (const worker of workers) worker.send('go');
+  const log = new FaultLog();
+  let sentIntoFault = { at: 0 };
+  for (let index = 0; index < options.count; index++) {
+    await sleep(COUNT_PAUSE_MS);
+    const worker = workers[index % workers.length] ?? fail('a latch run needs a client host');
+    if (index !== options.countdownsBefore) {
+      await countDown(worker);
+      continue;
+    }
+    const fault = options.fault.inject({ log, nextGrant: () => Promise.resolve() });
+    await sleep(INTO_FAULT_MS);
+    sentIntoFault = await countDown(worker);
+    await fault;
+  }
+  for (const worker of workers) worker.send('end');
+  await finishWorkers(workers);
+  const opened = workers.flatMap((worker) =>
+    worker.events.filter((event): event is Extract<ChaosLatchEvent, { event: 'opened' }> => event.event === 'opened'),
+  );
+  const cutOffs = log.cutOffs;
+  return {
+    log,
+    measures: {
+      earlyOpens: opened.filter((open) => open.sent < options.count).length,
+      opened: opened.length,
+      calls: workers
+        .flatMap((worker) => worker.events)
+        .reduce((sum, event) => sum + (event.event === 'counted' ? event.calls : 0), 0),
+      opensWhileCutOff: grantsWhileCutOff(opened, cutOffs),
+      countdownHeldByFault: cutOffs.some((cut) => sentIntoFault.at > cut.to),
+      openAtEnd: Number(await options.server.command(['EXISTS', name])) === 0,
+      // An opening is what a latch grants.
+      recoveredHosts: hostsGrantedAfter(
+        { workers: workers.map((worker) => ({ pid: worker.pid, events: worker.events.map(asGrant) })), hostOf },
+        Math.max(...cutOffs.map((cut) => cut.to)),
+      ),
+      clientHosts: options.clients.length,
+    },
+  };
+}
+
+// Sends `count` to `worker` and resolves with its `counted` event.
+async function countDown(worker: WorkerProcess<ChaosLatchEvent>): Promise<{ at: number }> {
+  const before = worker.events.filter((event) => event.event === 'counted').length;
+  const sent = monotonicMicros();
+  worker.send('count');
+  await waitFor(() => worker.events.filter((event) => event.event === 'counted').length > before, {
+    timeoutMs: COUNTED_TIMEOUT_MS,
+    intervalMs: 10,
+    description: `countdown sent at ${sent} came back`,
+  });
+  const counted = worker.events.filter((event) => event.event === 'counted').at(-1);
+  return { at: counted !== undefined && 'at' in counted ? counted.at : 0 };
+}
+
+const asGrant = (event: ChaosLatchEvent) => (event.event === 'opened' ? { ...event, event: 'acquired' } : event);
+
+/** What must hold: no waiter let through early or while cut off, every waiter let through in the end, the latch open then. */
+export function expectLatchHeld(measures: LatchMeasures, options: ChaosLatchOptions): void {
+  expect(measures.earlyOpens, 'waiters let through before the count was counted down').toBe(0);
+  expect(measures.opensWhileCutOff, 'waiters let through while the server was cut off').toBe(0);
+  expect(measures.countdownHeldByFault, 'the countdown sent into the cut-off came back after it').toBe(true);
+  expect(measures.opened, 'waiters let through').toBe(options.waiters * options.clients.length);
+  expect(measures.openAtEnd, 'the latch is open at the end').toBe(true);
+  expect(measures.recoveredHosts, 'client hosts whose waiters were let through after the heal').toBe(
+    measures.clientHosts,
+  );
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** A latch scenario of issue 32 on one adapter: its run, its record for `results/chaos.*`, its checks. */
+export async function runChaosLatchScenario(scenario: {
+  readonly testFile: string;
+  readonly scenario: string;
+  readonly tried: string;
+  readonly run: ChaosLatchOptions;
+}): Promise<LatchMeasures> {
+  const started = performance.now();
+  const { run } = scenario;
+  const { log, measures } = await runChaosLatch(run);
+  // A latch has no holders and no lease: what it promises is counted as overlaps (early opens).
+  const record = {
+    testFile: scenario.testFile,
+    scenario: scenario.scenario,
+    adapter: run.adapter,
+    lock: 'CountDownLatch',
+    tried: scenario.tried,
+    faults: log.total,
+    operations: measures.opened,
+    overlaps: measures.earlyOpens,
+    lostUpdates: 0,
+    holdsLost: 0,
+    leaseMs: 0,
+    commandTimeoutMs: run.commandTimeout,
+    holdsAtFault: 0,
+    holdsToldInTime: 0,
+    holdsLeftInTime: 0,
+    leastAbortMarginMs: null,
+    longestReleaseTryMs: 0,
+    longestAcquireTryMs: 0,
+    grantsWhileCutOff: measures.opensWhileCutOff,
+    recoveredHosts: measures.recoveredHosts,
+    clientHosts: measures.clientHosts,
+    latchCount: run.count,
+    countdownCalls: measures.calls,
+  };
+  recordChecked(record, started, () => expectLatchHeld(measures, run));
+  return measures;
+}
