@@ -6,6 +6,7 @@
 
 import type { ChaosRecord } from '../reliability/src/chaos/chaosRecord.js';
 import type { ChaosResults } from '../reliability/src/chaos/chaosReport.js';
+import { PROMISE_LEGEND, promiseEvidenceOf, promiseVerdictOf, type PromiseVerdict } from './what-holds-promises.mjs';
 
 /** The guide, relative to the repository. */
 export const WHAT_HOLDS_GUIDE = 'docs/guides/what-holds-under-faults.md';
@@ -19,9 +20,15 @@ export type ChaosRun = ChaosRecord;
 export type ChaosResultsJson = ChaosResults;
 
 /** What a run shows of a lock under its fault, weakest last. */
-export type Verdict = 'exclusion kept' | 'stale write refused' | 'not guaranteed';
+export type Verdict = 'exclusion kept' | PromiseVerdict | 'stale write refused' | 'not guaranteed';
 
-const ORDER: readonly Verdict[] = ['exclusion kept', 'stale write refused', 'not guaranteed'];
+const ORDER: readonly Verdict[] = [
+  'exclusion kept',
+  'permits kept',
+  'never opened early',
+  'stale write refused',
+  'not guaranteed',
+];
 
 // What to use where a lock kind's exclusion is not guaranteed under a fault.
 const INSTEAD: Readonly<Record<string, string>> = {
@@ -46,6 +53,8 @@ export function locksOf(run: ChaosRun): readonly string[] {
  * otherwise `not guaranteed`.
  */
 export function verdictOf(run: ChaosRun): Verdict {
+  const promise = promiseVerdictOf(run);
+  if (promise !== undefined) return promise;
   const everyHolderInTime = run.holdsToldInTime + run.holdsLeftInTime >= run.holdsAtFault;
   if (run.held && run.overlaps === 0 && run.lostUpdates === 0 && everyHolderInTime) return 'exclusion kept';
   if (run.held && run.lostUpdates === 0 && run.staleWritesRefused !== undefined) return 'stale write refused';
@@ -56,6 +65,8 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 
 // The counts behind a verdict, for one adapter's run (of every lock it hammered, together).
 function evidenceOf(run: ChaosRun): string {
+  const promise = promiseEvidenceOf(run);
+  if (promise !== undefined) return promise;
   const locks = locksOf(run);
   const together = locks.length > 1 ? ` (${locks.join(' and ')} together)` : '';
   const open = count(run.holdsAtFault, 'open hold', 'open holds');
@@ -84,7 +95,11 @@ function cellOf(lock: string, runs: readonly ChaosRun[]): { readonly verdict: st
 }
 
 const optionsOf = (run: ChaosRun) =>
-  `watchdog lease ${run.leaseMs / 1000} s, \`commandTimeout\` ${run.commandTimeoutMs} ms`;
+  [
+    ...(run.permits === undefined ? [] : [`${run.permits} permits`]),
+    ...(run.leaseMs > 0 ? [`watchdog lease ${run.leaseMs / 1000} s`] : []),
+    `\`commandTimeout\` ${run.commandTimeoutMs} ms`,
+  ].join(', ');
 
 /** The guide's markdown. */
 export function renderWhatHolds(results: ChaosResultsJson): string {
@@ -121,6 +136,7 @@ export function renderWhatHolds(results: ChaosResultsJson): string {
     '  that fault), and the fenced store refused every write of a stale holder: no update was lost.',
     '- **not guaranteed — use X**: a holder was not told in time, holds overlapped or an update was',
     '  lost; what to use instead is named.',
+    ...PROMISE_LEGEND,
     '',
     `Runs of ${results.date.slice(0, 10)} on ${results.machine}.`,
     '',

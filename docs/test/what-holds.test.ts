@@ -80,4 +80,33 @@ describe('what holds under faults', () => {
     expect(page).toContain('| 5. clock jump | not guaranteed — use `FencedLock` with a store that checks its token |');
     expect(page).toContain('## FencedLock (watchdog lease 2 s, `commandTimeout` 500 ms)');
   });
+
+  it('calls a semaphore run "permits kept" only with no grant over its permits, every permit back and every check passed', () => {
+    const permits = {
+      ...kept,
+      locks: undefined,
+      lock: 'Semaphore',
+      leaseMs: 0,
+      permits: 2,
+      permitsAtEnd: 2,
+      mostHolders: 2,
+    };
+    expect(verdictOf(permits)).toBe('permits kept');
+    expect(verdictOf({ ...permits, overlaps: 1 })).toBe('not guaranteed');
+    expect(verdictOf({ ...permits, permitsAtEnd: 1 })).toBe('not guaranteed');
+    expect(verdictOf({ ...permits, permitsAtEnd: 3 })).toBe('not guaranteed');
+    expect(verdictOf({ ...permits, held: false })).toBe('not guaranteed');
+    const page = renderWhatHolds({ date: '2026-11-28T00:00:00.000Z', machine: 'a test', held: 1, runs: [permits] });
+    expect(page).toContain('## Semaphore (2 permits, `commandTimeout` 500 ms)');
+    expect(page).toContain(
+      '| permits kept | ioredis: 0 grants over 2 holders in 48 grants (at most 2 at once), 2 of 2 permits free at the end |',
+    );
+  });
+
+  it('calls a latch run "never opened early" only when no waiter was let through early and every check passed', () => {
+    const latch = { ...kept, locks: undefined, lock: 'CountDownLatch', leaseMs: 0, latchCount: 6, countdownCalls: 6 };
+    expect(verdictOf(latch)).toBe('never opened early');
+    expect(verdictOf({ ...latch, overlaps: 1 })).toBe('not guaranteed');
+    expect(verdictOf({ ...latch, held: false })).toBe('not guaranteed');
+  });
 });

@@ -21,6 +21,7 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly lostUpdates: number;
   /** Holds told they lost their lock (signal aborted) or whose release found it gone. */
   readonly holdsLost: number;
+  /** The lease of the run's holds, in ms; 0 for a kind without one (a Semaphore's permits, a latch). */
   readonly leaseMs: number;
   readonly commandTimeoutMs: number;
   /** The run's length, in ms. */
