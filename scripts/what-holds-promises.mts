@@ -37,7 +37,7 @@ export function promiseEvidenceOf(run: ChaosRecord): string | undefined {
       run.leaseMs > 0 && run.holdsAtFault > 0
         ? `, ${run.holdsToldInTime + run.holdsLeftInTime} of ${count(run.holdsAtFault, 'open hold', 'open holds')} told in time`
         : '';
-    return `${run.adapter}: ${count(run.overlaps, 'grant', 'grants')} over ${run.permits} holders in ${run.operations} grants (at most ${run.mostHolders ?? '?'} at once)${told}, ${run.permitsAtEnd ?? '?'} of ${run.permits} permits free at the end${failed}`;
+    return `${run.adapter}: ${count(run.overlaps, 'grant', 'grants')} with more than ${run.permits} holders in ${run.operations} grants (at most ${run.mostHolders ?? '?'} at once)${told}, ${run.permitsAtEnd ?? '?'} of ${run.permits} permits free at the end${failed}`;
   }
   if (run.latchCount !== undefined)
     return `${run.adapter}: ${count(run.overlaps, 'waiter', 'waiters')} of ${run.operations} let through early, ${run.countdownCalls ?? '?'} countdown calls for a count of ${run.latchCount}${failed}`;

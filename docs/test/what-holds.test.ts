@@ -99,7 +99,7 @@ describe('what holds under faults', () => {
     const page = renderWhatHolds({ date: '2026-11-28T00:00:00.000Z', machine: 'a test', held: 1, runs: [permits] });
     expect(page).toContain('## Semaphore (2 permits, `commandTimeout` 500 ms)');
     expect(page).toContain(
-      '| permits kept | ioredis: 0 grants over 2 holders in 48 grants (at most 2 at once), 2 of 2 permits free at the end |',
+      '| permits kept | ioredis: 0 grants with more than 2 holders in 48 grants (at most 2 at once), 2 of 2 permits free at the end |',
     );
   });
 

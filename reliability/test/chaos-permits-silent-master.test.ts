@@ -34,7 +34,7 @@ describe.each(backendsOn('standalone'))(
     afterEach(() => WorkerProcess.killAll());
 
     test.each(PERMIT_KINDS.map((kind) => ({ kind, id: kind.id })))(
-      '$id: never more holders than permits, no permit lost for good, every client recovers',
+      '$id: never more holders than permits, no permit lost for good, every client with grants left recovers',
       async ({ kind }) => {
         const { master, store, clients } = await startChaosDeployment(await chaos.network(), 3);
         await runChaosPermitScenario({
