@@ -48,6 +48,40 @@ describe('chaos harness', () => {
     recordFigures(import.meta.url, 'any', { faults: { 'host isolated (link down)': 1 } });
   });
 
+  test('hosts split off together reach each other and nobody else, silently; the same sockets answer once joined again', async () => {
+    const network = await chaos.network();
+    const [server, splitClient, mainClient] = [
+      await network.addHost('server'),
+      await network.addHost('split'),
+      await network.addHost('main'),
+    ];
+    const redis = await ChaosRedis.start(server);
+    const probes = [splitClient, mainClient].map((host) =>
+      startWorkerOn<SocketProbeEvent>(host, PROBE, SOCKET_PROBE_JOB_VARIABLE, redis.address),
+    );
+    await Promise.all(probes.map((probe) => probe.next((event) => event.event === 'ready')));
+    const answersOf = (probe: (typeof probes)[number]) =>
+      probe.events.filter((event) => event.event !== 'ready').map((event) => event.event);
+    // Each probe's answer to one more ping.
+    const pingAll = async (waitMs: number) => {
+      const expected = probes.map((probe) => answersOf(probe).length + 1);
+      for (const probe of probes) probe.send(`ping ${waitMs}`);
+      await waitFor(() => probes.every((probe, index) => answersOf(probe).length >= (expected[index] ?? 0)), {
+        timeoutMs: 15_000,
+        intervalMs: 10,
+        description: 'every probe answers',
+      });
+      return probes.map((probe) => answersOf(probe).at(-1));
+    };
+    expect(await pingAll(2000)).toEqual(['pong', 'pong']);
+    await Promise.all([server.splitOff(), splitClient.splitOff()]);
+    expect(await pingAll(1500)).toEqual(['pong', 'silent']);
+    await Promise.all([server.rejoin(), splitClient.rejoin()]);
+    expect(await pingAll(8000)).toEqual(['pong', 'pong']);
+    for (const probe of probes) probe.send('exit');
+    await Promise.all(probes.map((probe) => probe.finished()));
+  });
+
   test('a faked wall clock moves the time of day of a client process and jumps while it runs; its timers keep true time', async () => {
     const clock = chaos.clock(new ProcessClock('+3600', 'wall'));
     const read = () => clockReading(clock);

@@ -6,6 +6,8 @@ import { ip, ipQuietlySync, namespaceNames } from './ipCommand.js';
 export const CHAOS_PREFIX = 'deadbolt-chaos-';
 // One private /24 per network: each network has a bridge of its own, so networks never share it.
 const SUBNET = '10.77.0';
+const MAIN_BRIDGE = 'br0';
+const MINORITY_BRIDGE = 'br1';
 const live = new Set<ChaosNetwork>();
 let exitHookInstalled = false;
 
@@ -46,8 +48,11 @@ export class ChaosNetwork {
     const network = new ChaosNetwork(`${process.pid.toString(36)}${randomBytes(3).toString('hex')}`);
     live.add(network);
     await ip('netns', 'add', network.#bridge);
-    await ip('-n', network.#bridge, 'link', 'add', 'br0', 'type', 'bridge');
-    await ip('-n', network.#bridge, 'link', 'set', 'br0', 'up');
+    // br0 joins every host; br1 (empty until a split) is the minority side's of a split.
+    for (const bridge of [MAIN_BRIDGE, MINORITY_BRIDGE]) {
+      await ip('-n', network.#bridge, 'link', 'add', bridge, 'type', 'bridge');
+      await ip('-n', network.#bridge, 'link', 'set', bridge, 'up');
+    }
     return network;
   }
 
@@ -81,7 +86,7 @@ export class ChaosNetwork {
       'netns',
       this.#bridge,
     );
-    await ip('-n', this.#bridge, 'link', 'set', host.port, 'master', 'br0');
+    await ip('-n', this.#bridge, 'link', 'set', host.port, 'master', MAIN_BRIDGE);
     await ip('-n', this.#bridge, 'link', 'set', host.port, 'up');
     await ip('-n', host.namespace, 'addr', 'add', `${host.address}/24`, 'dev', 'eth0');
     await ip('-n', host.namespace, 'link', 'set', 'eth0', 'up');
@@ -92,6 +97,15 @@ export class ChaosNetwork {
   /** Sets the bridge's port of `host` down or up: its link, as every other host sees it. */
   async setPort(host: ChaosHost, up: boolean): Promise<void> {
     await ip('-n', this.#bridge, 'link', 'set', host.port, up ? 'up' : 'down');
+  }
+
+  /**
+   * Moves the bridge port of `host` to the minority side's bridge (`minority`) or back to the
+   * main one: hosts on one bridge reach each other and nobody on the other, silently (a frame for
+   * a host on the other bridge is flooded where that host is not, and dropped; no RST, no ICMP).
+   */
+  async setSide(host: ChaosHost, minority: boolean): Promise<void> {
+    await ip('-n', this.#bridge, 'link', 'set', host.port, 'master', minority ? MINORITY_BRIDGE : MAIN_BRIDGE);
   }
 
   /** Keeps `resource` (a process on one of its hosts) to stop before the namespaces go. */
@@ -146,6 +160,21 @@ export class ChaosHost {
   async isolate(): Promise<void> {
     await this.network.setPort(this, false);
     this.#isolated = true;
+  }
+
+  /**
+   * Puts it on the minority side of a split (see {@link ChaosNetwork.setSide}): it reaches the
+   * other hosts split off with it, and nobody else, both ways, silently.
+   */
+  async splitOff(): Promise<void> {
+    await this.network.setSide(this, true);
+    this.#isolated = true;
+  }
+
+  /** Joins it to the main side again after {@link ChaosHost.splitOff}. */
+  async rejoin(): Promise<void> {
+    await this.network.setSide(this, false);
+    this.#isolated = false;
   }
 
   /** Joins it to the network again: the packets its peers retransmit get through. */

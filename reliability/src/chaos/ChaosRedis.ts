@@ -15,6 +15,13 @@ export interface ChaosRedisOptions {
   readonly args?: readonly string[];
   /** More environment variables: a `ServerClock`'s, say. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** The port; {@link CHAOS_REDIS_PORT} when absent. */
+  readonly port?: number;
+  /**
+   * A configuration file's text, written into its directory and loaded first: a Sentinel's (with
+   * `--sentinel` in `args`), which rewrites the file as it learns the deployment.
+   */
+  readonly config?: string;
 }
 
 /**
@@ -46,7 +53,15 @@ export class ChaosRedis implements PlacedResource {
 
   /** Where clients on the hosts reach it. */
   get address(): { readonly host: string; readonly port: number } {
-    return { host: this.#host.address, port: CHAOS_REDIS_PORT };
+    return { host: this.#host.address, port: this.#options.port ?? CHAOS_REDIS_PORT };
+  }
+
+  /**
+   * Its Unix socket: reachable from every host and the test process whatever the network does
+   * (a path, not an address: network namespaces do not separate it).
+   */
+  get socketPath(): string {
+    return this.#socket;
   }
 
   get host(): ChaosHost {
@@ -107,8 +122,12 @@ export class ChaosRedis implements PlacedResource {
   async #launch(): Promise<void> {
     const binDir = process.env[BIN_DIR_ENV];
     const binary = binDir === undefined || binDir === '' ? 'redis-server' : path.join(binDir, 'redis-server');
+    const config = path.join(this.#dir, 'redis.conf');
+    // A restart keeps what a Sentinel rewrote into its file.
+    if (this.#options.config !== undefined && !fs.existsSync(config)) fs.writeFileSync(config, this.#options.config);
     const args = [
-      ...['--port', String(CHAOS_REDIS_PORT), '--bind', this.#host.address],
+      ...(this.#options.config === undefined ? [] : [config]),
+      ...['--port', String(this.address.port), '--bind', this.#host.address],
       ...['--unixsocket', this.#socket, '--unixsocketperm', '700'],
       ...['--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'no'],
       ...['--dir', this.#dir, '--logfile', path.join(this.#dir, 'redis.log')],

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@deadbolt/test-harness';
 import { monotonicMicros } from '../clock.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import type { ProcessClock } from './ProcessClock.js';
@@ -53,6 +54,52 @@ export function jumpServerClock(clock: ServerClock, ms: number, jumpedAt: number
       jumpedAt.push(monotonicMicros());
       clock.jump(ms);
       log.record('lock server wall clock jumped forward');
+    },
+  };
+}
+
+/** What {@link splitOffDuringFailover} waits for, and how long. */
+export interface FailoverWaits {
+  /** Whether the majority side has promoted a new master. */
+  readonly failedOver: () => Promise<boolean>;
+  /** Whether the old master follows the new one again (Sentinel demotes it once it sees it). */
+  readonly demoted: () => Promise<boolean>;
+  /** How long the split lasts once the new master is in place: the two sides both take locks meanwhile. */
+  readonly splitAfterFailoverMs: number;
+  /** Filled in as the split goes. */
+  readonly timings: SplitTimings;
+}
+
+/** When a split lasted (monotonic microseconds) and how long the majority took to fail over (ms). */
+export interface SplitTimings {
+  failoverMs?: number;
+  split?: { readonly from: number; readonly to: number };
+}
+
+/**
+ * Splits `minority` (the master's host and a client host) off from every other host right after
+ * the next grant: they reach each other and nobody else, silently. Waits until the majority side
+ * fails over, keeps the split `splitAfterFailoverMs` longer, joins them again and waits until the
+ * old master is a replica. Not a cut-off: both sides can reach a master all along.
+ */
+export function splitOffDuringFailover(minority: readonly ChaosHost[], waits: FailoverWaits): ChaosFault {
+  return {
+    type: 'minority split off, Sentinel failover',
+    inject: async ({ log, nextGrant }) => {
+      await nextGrant();
+      const from = performance.now();
+      const splitFrom = monotonicMicros();
+      await Promise.all(minority.map((host) => host.splitOff()));
+      try {
+        await waitFor(waits.failedOver, { timeoutMs: 20_000, intervalMs: 50, description: 'the majority fails over' });
+        waits.timings.failoverMs = Math.round(performance.now() - from);
+        await sleep(waits.splitAfterFailoverMs);
+      } finally {
+        await Promise.all(minority.map((host) => host.rejoin()));
+        waits.timings.split = { from: splitFrom, to: monotonicMicros() };
+      }
+      await waitFor(waits.demoted, { timeoutMs: 20_000, intervalMs: 50, description: 'the old master is demoted' });
+      log.record('minority split off, Sentinel failover');
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { CutOff } from '../faults/FaultLog.js';
 import type { HammerEvent } from '../hammer/hammerEvents.js';
+import type { SplitTimings } from './chaosFaults.js';
+import type { ChaosSplitFigures } from './chaosRecord.js';
 import type { ChaosHammerReport } from './runChaosHammer.js';
 
 /** What a chaos run measured of the promises the library makes under a silent host (issue 32). */
@@ -108,4 +110,25 @@ export function longestTry(
       return (attempt.at - Math.max(attempt.started, cut?.from ?? attempt.started)) / 1000;
     });
   return Math.round(Math.max(0, ...durations));
+}
+
+/** What a split with a failover saw: the failover's time, and the grants on either side while split. */
+export function splitFigures(
+  report: ChaosHammerReport,
+  timings: SplitTimings,
+  minorityHost: string,
+): ChaosSplitFigures {
+  const { failoverMs, split } = timings;
+  if (failoverMs === undefined || split === undefined) throw new Error('the split with a failover did not happen');
+  const grants = report.workers.map((worker) => ({
+    host: report.hostOf.get(worker.pid),
+    count: worker.events.filter((event) => event.event === 'acquired' && event.at > split.from && event.at < split.to)
+      .length,
+  }));
+  const sum = (side: typeof grants) => side.reduce((total, { count }) => total + count, 0);
+  return {
+    failoverMs,
+    minorityGrants: sum(grants.filter(({ host }) => host === minorityHost)),
+    majorityGrants: sum(grants.filter(({ host }) => host !== minorityHost)),
+  };
 }

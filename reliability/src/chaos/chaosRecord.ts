@@ -4,6 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { RESULTS_RUN_DIR_ENV } from '../results/figures.js';
 import type { ChaosMeasures } from './chaosMeasures.js';
 
+/** What a split with a Sentinel failover saw (scenario 2). */
+export interface ChaosSplitFigures {
+  /** How long the majority's Sentinels took to name a new master, from the split, in ms. */
+  readonly failoverMs: number;
+  /** Locks granted to the minority side's client host while split off (by the old master). */
+  readonly minorityGrants: number;
+  /** Locks granted to the majority side's client hosts meanwhile (by the new master, once there). */
+  readonly majorityGrants: number;
+}
+
 /** One chaos run as `results/chaos.json` lists it. */
 export interface ChaosRecord extends ChaosMeasures {
   /** The test file, without directory and `.test.ts`. */
@@ -21,6 +31,13 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly lostUpdates: number;
   /** Holds told they lost their lock (signal aborted) or whose release found it gone. */
   readonly holdsLost: number;
+  /**
+   * Pairs of holds of one lock by two owners at once (the hammer's overlaps, also those a fenced
+   * store made harmless): two grants of one lock.
+   */
+  readonly doubleGrants?: number;
+  /** What a split with a failover (scenario 2) saw; absent for the other scenarios. */
+  readonly split?: ChaosSplitFigures;
   /** The lease of the run's holds, in ms; 0 for a kind without one (a Semaphore's permits, a latch). */
   readonly leaseMs: number;
   readonly commandTimeoutMs: number;

@@ -72,6 +72,12 @@ const COLUMNS: readonly [string, (run: ChaosRecord) => string | number][] = [
   ['operations', (run) => run.operations],
   ['overlaps', (run) => run.overlaps],
   ['updates lost', (run) => run.lostUpdates],
+  ['double grants', (run) => run.doubleGrants ?? '–'],
+  ['failover, ms', (run) => run.split?.failoverMs ?? '–'],
+  [
+    'grants in the split, minority / majority',
+    (run) => (run.split === undefined ? '–' : `${run.split.minorityGrants} / ${run.split.majorityGrants}`),
+  ],
   ['holds open at the cut-off', (run) => run.holdsAtFault],
   ['told before lease end', (run) => run.holdsToldInTime],
   ['told before work ended', (run) => run.holdsTold ?? '–'],

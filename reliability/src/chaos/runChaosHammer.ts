@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { AdapterName } from '@deadbolt/conformance/connect';
+import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance/connect';
+import type { ReplicaSyncOptions } from '@deadbolt/core';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import { monotonicMicros } from '../clock.js';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
@@ -55,8 +56,19 @@ export interface ChaosHammerOptions {
   readonly server: ChaosRedis;
   /** Independent servers after `server`, for kinds that span several (RedLock's members). */
   readonly otherServers?: readonly ChaosRedis[];
+  /**
+   * How the workers reach the locks (through Sentinels, say); the standalone `server` when absent.
+   */
+  readonly spec?: ConnectionSpec;
+  /** The lock clients' replica sync (`LockClientOptions.replicaSync`); off when absent. */
+  readonly replicaSync?: ReplicaSyncOptions;
   /** The server of the guarded resources, on a host no fault touches. */
   readonly store: ChaosRedis;
+  /**
+   * Whether the workers reach the store over its Unix socket, beyond every network fault (storage
+   * that both sides of a split reach), rather than through the network.
+   */
+  readonly storeOverSocket?: boolean;
   /** Worker `i` runs on client `i` modulo their number. */
   readonly clients: readonly ChaosClient[];
   readonly subjects: readonly LockSubject<HammerKind>[];
@@ -82,12 +94,17 @@ export async function runChaosHammer(options: ChaosHammerOptions): Promise<Chaos
   const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
   const specOf = (server: ChaosRedis) =>
     ({ adapter: options.adapter, topology: 'standalone', nodes: [server.address] }) as const;
-  const job = hammerJob(
-    { ...options.shape, ...options, store: options.store.address },
-    specOf(options.server),
+  const store = options.storeOverSocket === true ? { path: options.store.socketPath } : options.store.address;
+  const plainJob = hammerJob(
+    { ...options.shape, ...options, store },
+    options.spec ?? specOf(options.server),
     (options.otherServers ?? []).map(specOf),
     lockNames,
   );
+  const job =
+    options.replicaSync === undefined
+      ? plainJob
+      : { ...plainJob, clientOptions: { ...plainJob.clientOptions, replicaSync: options.replicaSync } };
   const hostOf = new Map<number, string>();
   const workers = Array.from({ length: options.shape.processes }, (_, index) => {
     const client = options.clients[index % options.clients.length] ?? fail('a chaos run needs a client host');

@@ -30,8 +30,10 @@ export type FaultType =
   // or froze: its locks stay taken until their lease runs out (hammer-redisson).
   | 'Redisson peer stopped renewing'
   // Chaos (issue 32, src/chaos): a test host's link taken down, silently (no RST), and brought
-  // back; a client process's clock jumped or run at another rate (libfaketime).
+  // back, or a group of hosts split off from the rest; a client process's clock jumped or run at another rate (libfaketime).
   | 'host isolated (link down)'
+  // Hosts split off together (they reach each other, nobody else) while Sentinel fails over.
+  | 'minority split off, Sentinel failover'
   | 'client wall clock jumped'
   | 'client clock at another rate'
   // The lock server's wall clock jumped forward past the lease (ServerClock): Redis expires keys by it.

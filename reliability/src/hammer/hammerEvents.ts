@@ -1,6 +1,6 @@
 import type { ChildJob, ConnectionSpec } from '@deadbolt/conformance/connect';
 import type { RoleName } from '@deadbolt/conformance/kinds';
-import type { RedisAddress } from '@deadbolt/test-harness';
+import type { StoreAddress } from '../store/ResourceStore.js';
 
 /** One lock a hammer worker contends for, and how hard. */
 export interface HammerSubjectJob {
@@ -22,7 +22,7 @@ export interface HammerJob extends ChildJob {
    */
   readonly otherSpecs: readonly ConnectionSpec[];
   /** The store of the guarded resources (see `ResourceStore`). */
-  readonly store: RedisAddress;
+  readonly store: StoreAddress;
   readonly subjects: readonly HammerSubjectJob[];
   /** How long each hold works between its read and its write, in ms. */
   readonly workMs: number;

@@ -6,7 +6,7 @@ import { FaultLog, type FaultType } from '../faults/FaultLog.js';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerKind } from '../kinds.js';
 import { WorkerProcess, type WorkerEvent } from '../process/WorkerProcess.js';
-import { resourceKeys } from '../store/ResourceStore.js';
+import { resourceKeys, type StoreAddress } from '../store/ResourceStore.js';
 import {
   HAMMER_JOB_VARIABLE,
   ownerOfHold,
@@ -316,8 +316,8 @@ function describeEnd<Event extends WorkerEvent>(worker: WorkerProcess<Event>): s
 export function hammerJob(
   options: Pick<
     HammerOptions,
-    'watchdogTimeout' | 'commandTimeout' | 'store' | 'subjects' | 'tasksPerSubject' | 'holdsPerTask' | 'workMs'
-  >,
+    'watchdogTimeout' | 'commandTimeout' | 'subjects' | 'tasksPerSubject' | 'holdsPerTask' | 'workMs'
+  > & { readonly store: StoreAddress },
   spec: ConnectionSpec,
   otherSpecs: readonly ConnectionSpec[],
   lockNames: ReadonlyMap<string, string>,
@@ -329,7 +329,8 @@ export function hammerJob(
       watchdogTimeout: options.watchdogTimeout,
       ...(options.commandTimeout === undefined ? {} : { commandTimeout: options.commandTimeout }),
     },
-    store: { host: options.store.host, port: options.store.port },
+    store:
+      'path' in options.store ? { path: options.store.path } : { host: options.store.host, port: options.store.port },
     subjects: options.subjects.map(({ kind, role }) => ({
       kind: kind.id,
       role: role.name,

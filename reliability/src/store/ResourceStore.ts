@@ -1,5 +1,8 @@
 import { RespConnection, type RedisAddress, type RespArgument, type RespValue } from '@deadbolt/test-harness';
 
+/** Where the store is reached: its address, or its Unix socket (beyond any network fault). */
+export type StoreAddress = RedisAddress | { readonly path: string };
+
 /** The keys of one guarded resource in the store. */
 export interface ResourceKeys {
   /** The counter every exclusive hold increments with a GET and a later SET: not atomic on purpose. */
@@ -33,7 +36,7 @@ export class ResourceStore {
     this.#connection = connection;
   }
 
-  static async connect(address: RedisAddress): Promise<ResourceStore> {
+  static async connect(address: StoreAddress): Promise<ResourceStore> {
     return new ResourceStore(await RespConnection.connect(address, { timeoutMs: 10_000 }));
   }
 

@@ -55,10 +55,13 @@ export class RespConnection {
     socket.on('close', () => this.fail(new Error(`connection to ${label} closed`)));
   }
 
-  /** Opens a connection; rejects with the socket error (e.g. `ECONNREFUSED`) or a timeout. */
-  static async connect(address: RedisAddress, options: RespConnectionOptions = {}): Promise<RespConnection> {
+  /** Opens a connection to an address or a Unix socket (`path`); rejects with the socket error (e.g. `ECONNREFUSED`) or a timeout. */
+  static async connect(
+    address: RedisAddress | { readonly path: string },
+    options: RespConnectionOptions = {},
+  ): Promise<RespConnection> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const label = `${address.host}:${address.port}`;
+    const label = 'path' in address ? address.path : `${address.host}:${address.port}`;
     const socket = await openSocket(address, timeoutMs, label);
     const connection = new RespConnection(socket, timeoutMs, label);
     if (options.name !== undefined) {
@@ -123,9 +126,13 @@ export class RespConnection {
   }
 }
 
-function openSocket(address: RedisAddress, timeoutMs: number, label: string): Promise<net.Socket> {
+function openSocket(
+  address: RedisAddress | { readonly path: string },
+  timeoutMs: number,
+  label: string,
+): Promise<net.Socket> {
   return new Promise<net.Socket>((resolve, reject) => {
-    const socket = net.createConnection({ host: address.host, port: address.port });
+    const socket = net.createConnection('path' in address ? { path: address.path } : { ...address });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new RedisTimeoutError(`could not connect to ${label} within ${timeoutMs} ms`));
