@@ -50,9 +50,11 @@ export function locksOf(run: ChaosRun): readonly string[] {
  * at the fault was told (or out of its critical section) before its lease could end, so no other
  * owner could have been let in; otherwise, for a run whose store checks fencing tokens (it counts
  * the stale writes refused), `stale write refused` when every check passed and no update was lost;
- * otherwise `not guaranteed`.
+ * otherwise, and always for a run that only measured a setting (`measuredOnly`), `not guaranteed`.
  */
 export function verdictOf(run: ChaosRun): Verdict {
+  // A setting measured without a promise: even a run without overlap shows luck, not a guarantee.
+  if (run.measuredOnly === true) return 'not guaranteed';
   const promise = promiseVerdictOf(run);
   if (promise !== undefined) return promise;
   const everyHolderInTime = run.holdsToldInTime + run.holdsLeftInTime >= run.holdsAtFault;
@@ -81,7 +83,7 @@ function evidenceOf(run: ChaosRun): string {
     run.staleWritesRefused === undefined
       ? ''
       : `, ${count(run.staleWritesRefused, 'stale write', 'stale writes')} refused`;
-  const failed = run.held ? '' : ', **a check failed**';
+  const failed = run.measuredOnly === true ? ', measured, not promised' : run.held ? '' : ', **a check failed**';
   const overlaps = count(run.overlaps, 'overlap', 'overlaps');
   return `${run.adapter}${together}: ${overlaps} in ${run.operations} holds, ${count(run.lostUpdates, 'update', 'updates')} lost${told}${refused}${failed}`;
 }
@@ -135,7 +137,8 @@ export function renderWhatHolds(results: ChaosResultsJson): string {
     '- **stale write refused**: a holder could be overtaken untold (no Redis lock can prevent it under',
     '  that fault), and the fenced store refused every write of a stale holder: no update was lost.',
     '- **not guaranteed — use X**: a holder was not told in time, holds overlapped or an update was',
-    '  lost; what to use instead is named.',
+    '  lost, or the run measured a setting that promises nothing under the fault ("measured, not',
+    '  promised": what happened in that run, however it went); what to use instead is named.',
     ...PROMISE_LEGEND,
     '',
     `Runs of ${results.date.slice(0, 10)} on ${results.machine}.`,

@@ -55,6 +55,8 @@ describe('what holds under faults', () => {
     expect(verdictOf({ ...kept, held: false })).toBe('not guaranteed');
     expect(verdictOf({ ...kept, holdsToldInTime: 1 })).toBe('not guaranteed');
     expect(verdictOf({ ...kept, holdsToldInTime: 1, holdsLeftInTime: 1 })).toBe('exclusion kept');
+    // A setting measured without a promise stays unpromised, even in a run without overlap.
+    expect(verdictOf({ ...kept, measuredOnly: true })).toBe('not guaranteed');
     for (const run of results.runs.filter((each) => verdictOf(each) === 'exclusion kept'))
       expect(run.overlaps, `${run.scenario} on ${run.adapter}`).toBe(0);
   });

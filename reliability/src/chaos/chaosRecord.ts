@@ -36,6 +36,11 @@ export interface ChaosRecord extends ChaosMeasures {
    * store made harmless): two grants of one lock.
    */
   readonly doubleGrants?: number;
+  /**
+   * `true` when the run measured a setting that promises nothing under its fault, without checking
+   * exclusion: what happened once, never a promise (see `what-holds-page.mts`).
+   */
+  readonly measuredOnly?: boolean;
   /** What a split with a failover (scenario 2) saw; absent for the other scenarios. */
   readonly split?: ChaosSplitFigures;
   /** The lease of the run's holds, in ms; 0 for a kind without one (a Semaphore's permits, a latch). */

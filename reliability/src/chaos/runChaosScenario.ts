@@ -25,6 +25,11 @@ export interface ChaosScenario {
    * failover, where no host is cut off from every master.
    */
   readonly check?: (report: ChaosHammerReport, record: ChaosFigures) => void;
+  /**
+   * The run measures a setting that promises nothing under the fault (its `check` leaves the
+   * exclusion unchecked): recorded as `measuredOnly`, so that a lucky run is never read as kept.
+   */
+  readonly measuredOnly?: boolean;
   /** What a split with a failover saw, from the run's report; none when absent. */
   readonly split?: (report: ChaosHammerReport) => ChaosSplitFigures;
 }
@@ -96,6 +101,7 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
       ? { staleWritesRefused: report.holds.filter((hold) => hold.rejected).length }
       : {}),
     ...(scenario.split === undefined ? {} : { split: scenario.split(report) }),
+    ...(scenario.measuredOnly === true ? { measuredOnly: true } : {}),
     leaseMs,
     commandTimeoutMs: run.shape.commandTimeout,
     ...measures,
