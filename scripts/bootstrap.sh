@@ -4,13 +4,16 @@
 #   bash scripts/bootstrap.sh           for `pnpm demo`: pnpm at the pinned version, redis-server and
 #                                       redis-cli (Debian's redis-server and redis-tools), and the
 #                                       workspace's dependencies from the frozen lockfile
-#   bash scripts/bootstrap.sh --tests   for `pnpm test`: the same, and Chromium (Debian's chromium),
-#                                       which only the test of the built docs site (docs/test) uses,
+#   bash scripts/bootstrap.sh --tests   for `pnpm test`: the same, and Chromium (Debian's chromium,
+#                                       Ubuntu's chromium-browser), which only the test of the built docs site (docs/test) uses,
 #                                       and libfaketime (Debian's faketime), which the chaos tests'
 #                                       faked client clocks use (reliability/src/chaos)
 #   bash scripts/bootstrap.sh --servers  and builds the other servers the tests can run on
 #                                       (DEADBOLT_SERVER=redis-8.0, valkey-8.1, redis-6.0) from
 #                                       Debian's source packages: scripts/servers/build.sh
+#   bash scripts/bootstrap.sh --runtimes  and the other runtimes CI tests on, from npm into
+#                                       ~/.cache/deadbolt/runtimes: Node.js 22 and 24
+#                                       (scripts/runtimes/node.sh) and Bun (scripts/runtimes/bun.sh)
 #
 # What is there already is left alone; system packages come from apt-get, through sudo when not
 # root. Safe to run again.
@@ -22,15 +25,17 @@ NODE_MAJOR=20
 REDIS_MINIMUM=7.0
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 TESTS=false
 SERVERS=false
+RUNTIMES=false
 for arg in "$@"; do
   case "$arg" in
     --tests) TESTS=true ;;
     --servers) SERVERS=true ;;
+    --runtimes) RUNTIMES=true ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bootstrap: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -77,8 +82,21 @@ MISSING=()
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   MISSING+=(redis-server redis-tools)
 fi
+BROWSER=""
 if [ "$TESTS" = true ] && [ ! -x "${DEADBOLT_CHROMIUM:-/usr/bin/chromium}" ]; then
-  MISSING+=(chromium)
+  # Which package has it depends on the distribution, so ask apt, from fresh lists (without sudo
+  # to get them, the check below says so for chromium).
+  BROWSER=chromium
+  if [ -z "$SUDO" ] || command -v sudo >/dev/null 2>&1; then
+    $SUDO apt-get update -qq
+    source scripts/aptCandidate.sh
+    BROWSER="$(apt-cache policy chromium chromium-browser | first_installable)"
+  fi
+  if [ -z "$BROWSER" ]; then
+    echo "bootstrap: neither chromium nor chromium-browser can be installed with apt-get here; install Chromium and set DEADBOLT_CHROMIUM to its binary, then run this again" >&2
+    exit 1
+  fi
+  MISSING+=("$BROWSER")
 fi
 if [ "$TESTS" = true ] && [ ! -e /usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1 ]; then
   MISSING+=(faketime)
@@ -91,6 +109,10 @@ if [ ${#MISSING[@]} -gt 0 ]; then
   echo "bootstrap: installing ${MISSING[*]} with apt-get"
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
+fi
+# Ubuntu's chromium-browser puts the browser where the docs site test does not look by default.
+if [ -n "$BROWSER" ] && [ "$BROWSER" != chromium ]; then
+  echo "bootstrap: installed $BROWSER; run the tests with DEADBOLT_CHROMIUM=$(command -v "$BROWSER" || echo "/usr/bin/$BROWSER")"
 fi
 
 pnpm install --frozen-lockfile
@@ -106,4 +128,11 @@ fi
 
 if [ "$SERVERS" = true ]; then
   bash scripts/servers/build.sh
+fi
+
+if [ "$RUNTIMES" = true ]; then
+  for major in 22 24; do
+    echo "bootstrap: Node.js $major in $(bash scripts/runtimes/node.sh "$major")"
+  done
+  echo "bootstrap: Bun in $(bash scripts/runtimes/bun.sh)"
 fi
