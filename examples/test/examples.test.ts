@@ -13,15 +13,20 @@ import {
   startTlsStandalone,
 } from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleCommand, exampleRuntime } from './exampleRuntime.js';
 
 // Every example runs as a user would run it (tsx, the address in an environment variable), on a
-// server of its own, and must exit 0 and print what it claims to show.
+// server of its own, and must exit 0 and print what it claims to show. DEADBOLT_EXAMPLES_RUNTIME=bun
+// runs them on Bun instead (exampleRuntime.ts).
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
 const sources = fileURLToPath(new URL('../src/', import.meta.url));
 
+const runtime = exampleRuntime();
+
 async function runExample(file: string, env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', require.resolve('tsx'), `${sources}${file}`], {
+  const [command, args] = exampleCommand(runtime, `${sources}${file}`);
+  const { stdout } = await run(command, args, {
     // The examples' tsconfig, wherever the test runs from: the Nest example needs its decorator settings.
     env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.json', import.meta.url)), ...env },
     timeout: 60_000,
