@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The Bun smoke run: every example of examples/src run on Bun (the pinned one, installed into the
-# runtimes cache by scripts/runtimes/bun.sh when missing) and checked as examples/test/examples.test.ts
-# checks them on Node. The packages must be built (`pnpm run build`); vitest itself runs on Node.
+# `pnpm run test:examples-bun`, the Bun smoke run: every example of examples/src run on Bun (the
+# pinned one, installed into the runtimes cache by scripts/runtimes/bun.sh when missing) and checked
+# as examples/test/examples.test.ts checks them on Node. The packages must be built; vitest itself
+# runs on Node.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
