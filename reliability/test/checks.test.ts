@@ -1,8 +1,14 @@
 // The suite's own checks, on inputs made to trip them: the overlap finder, the fenced store, the
-// hammer's excuse for holds lost during a long partition, the latch model and its judge, and the
-// figures' arithmetic. A check that cannot fail proves nothing.
+// hammer's excuse for holds lost during a long partition, the latch model and its judge, the
+// figures' arithmetic, and how chaos runs merge into the published results. A check that cannot
+// fail proves nothing.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startStandalone, type RedisNode } from '@deadbolt/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAOS_RECORDS_DIR, type ChaosRecord } from '../src/chaos/chaosRecord.js';
+import { publishChaos, readChaosResults } from '../src/chaos/chaosReport.js';
 import { lateDeliveryDelay, longPartitionMs } from '../src/faults/lateCopies.js';
 import { findOverlaps, type HoldInterval } from '../src/hammer/overlaps.js';
 import type { HammerHold } from '../src/hammer/runHammer.js';
@@ -207,5 +213,38 @@ describe('the latch model and its judge', () => {
       found: [],
       openedEarly: 0,
     });
+  });
+});
+
+describe('publishChaos', () => {
+  it('replaces the rows of the scenarios and adapters that ran, and keeps the others', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'deadbolt-chaos-publish-'));
+    try {
+      const [testDir, resultsDir, runDir] = ['test', 'results', 'run'].map((name) => path.join(root, name));
+      for (const dir of [testDir, resultsDir, path.join(runDir!, CHAOS_RECORDS_DIR)])
+        fs.mkdirSync(dir!, { recursive: true });
+      fs.writeFileSync(path.join(testDir!, 'chaos-a.test.ts'), '');
+      const run = (adapter: string, operations: number, scenario = 'a') =>
+        ({ file: 'chaos-a', scenario, adapter, locks: ['Lock'], operations }) as unknown as ChaosRecord;
+      fs.writeFileSync(
+        path.join(resultsDir!, 'chaos.json'),
+        JSON.stringify({
+          date: '',
+          machine: '',
+          held: 0,
+          runs: [run('ioredis', 1), run('ioredis', 4, 'b'), run('node-redis', 2)],
+        }),
+      );
+      fs.writeFileSync(path.join(runDir!, CHAOS_RECORDS_DIR, 'fresh.json'), JSON.stringify(run('ioredis', 3)));
+      expect(publishChaos(runDir!, testDir!, resultsDir!)).toBe(true);
+      const runs = readChaosResults(resultsDir!)?.runs.map(({ adapter, operations }) => [adapter, operations]);
+      expect(runs).toEqual([
+        ['ioredis', 3],
+        ['node-redis', 2],
+        ['ioredis', 4],
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -15,9 +15,9 @@ export interface ChaosResults {
 
 /**
  * The global setup's hook: merges the chaos records in `runDir` into `chaos.json` and `chaos.md` in
- * `resultsDir`. A scenario file that ran replaces every row it had there; the rows of the scenario
- * files that did not run stay (running one file while iterating never drops the others'); rows of
- * files that are no longer scenarios in `testDir` go. Returns whether it wrote them.
+ * `resultsDir`. Each run replaces the row of its scenario, adapter and lock; the other rows stay
+ * (running one file, adapter or test while iterating never drops the others'); rows of files that
+ * are no longer scenarios in `testDir` go. Returns whether it wrote them.
  */
 export function publishChaos(runDir: string, testDir: string, resultsDir: string): boolean {
   const dir = path.join(runDir, CHAOS_RECORDS_DIR);
@@ -34,9 +34,12 @@ export function publishChaos(runDir: string, testDir: string, resultsDir: string
       .filter(isChaosScenarioFile)
       .map((name) => name.replace(/\.test\.ts$/, '')),
   );
-  const ran = new Set(fresh.map((run) => run.file));
+  // A run replaces the earlier row of the same scenario, adapter and lock: a run narrowed to some
+  // adapters or tests (DEADBOLT_BACKENDS, -t, as `pnpm chaos:ci` does) keeps the others' rows.
+  const rowOf = (run: ChaosRecord) => JSON.stringify([run.file, run.scenario, run.adapter, run.lock ?? null]);
+  const ran = new Set(fresh.map(rowOf));
   const kept =
-    readChaosResults(resultsDir)?.runs.filter((run) => !ran.has(run.file) && scenarioFiles.has(run.file)) ?? [];
+    readChaosResults(resultsDir)?.runs.filter((run) => !ran.has(rowOf(run)) && scenarioFiles.has(run.file)) ?? [];
   const runs = [...kept, ...fresh].sort(
     (a, b) =>
       a.scenario.localeCompare(b.scenario) ||
