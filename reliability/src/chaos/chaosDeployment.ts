@@ -15,17 +15,21 @@ export interface ChaosDeployment {
 
 /**
  * Adds the hosts of a {@link ChaosDeployment} to `network` and starts its servers (one lock server
- * unless told; the lock servers with `serverOptions`).
+ * unless told; the lock servers with `serverOptions`, or with what it gives the n-th, from 0: a
+ * clock on some of a RedLock's members, say).
  */
 export async function startChaosDeployment(
   network: ChaosNetwork,
   clientHosts: number,
   lockServers = 1,
-  serverOptions: ChaosRedisOptions = {},
+  serverOptions: ChaosRedisOptions | ((index: number) => ChaosRedisOptions) = {},
 ): Promise<ChaosDeployment> {
+  const optionsOf = typeof serverOptions === 'function' ? serverOptions : () => serverOptions;
   const servers: ChaosRedis[] = [];
   for (let index = 1; index <= lockServers; index++)
-    servers.push(await ChaosRedis.start(await network.addHost(index === 1 ? 'master' : `node${index}`), serverOptions));
+    servers.push(
+      await ChaosRedis.start(await network.addHost(index === 1 ? 'master' : `node${index}`), optionsOf(index - 1)),
+    );
   const master = servers[0] ?? fail('a deployment needs a lock server');
   const store = await ChaosRedis.start(await network.addHost('store'));
   const clients: ChaosHost[] = [];
