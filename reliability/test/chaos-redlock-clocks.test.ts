@@ -11,18 +11,15 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { hostsGrantedAfter } from '../src/chaos/chaosMeasures.js';
 import { startChaosDeployment } from '../src/chaos/chaosDeployment.js';
 import { jumpServerClock } from '../src/chaos/chaosFaults.js';
-import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
+import { REDLOCK_CHAOS, REDLOCK_MEMBERS as MEMBERS } from '../src/chaos/chaosShape.js';
 import { runChaosScenario } from '../src/chaos/runChaosScenario.js';
 import { ServerClock } from '../src/chaos/ServerClock.js';
 import { useChaos } from '../src/chaos/useChaos.js';
-import { groupSubjectsOn } from '../src/kinds.js';
 import { WorkerProcess } from '../src/process/WorkerProcess.js';
 import { backendsOn } from '../src/suite/backends.js';
 
-const MEMBERS = 5;
 const JUMP_MS = 5_000;
 const JUMPS = 2;
-const REDLOCK = groupSubjectsOn('standalone').filter(({ kind }) => kind.id === 'RedLock');
 
 describe.each(backendsOn('standalone'))(
   "chaos on $adapter: RedLock over 5 hosts, some members' wall clocks jump forward",
@@ -68,8 +65,7 @@ describe.each(backendsOn('standalone'))(
           otherServers: others,
           store,
           clients: clients.map((host) => ({ host })),
-          subjects: REDLOCK,
-          shape: { ...CHAOS_SHAPE, tasksPerSubject: 3 },
+          ...REDLOCK_CHAOS,
           label: `redlock-clock${jumping}-${adapter}`,
           faults: Array.from({ length: JUMPS }, () => jumpServerClock(clock, JUMP_MS, jumpedAt)),
         },

@@ -8,16 +8,13 @@
 import { afterEach, describe, test } from 'vitest';
 import { startChaosDeployment } from '../src/chaos/chaosDeployment.js';
 import { isolateHosts } from '../src/chaos/chaosFaults.js';
-import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
+import { REDLOCK_CHAOS, REDLOCK_MEMBERS as MEMBERS } from '../src/chaos/chaosShape.js';
 import { runChaosScenario } from '../src/chaos/runChaosScenario.js';
 import { useChaos } from '../src/chaos/useChaos.js';
-import { groupSubjectsOn } from '../src/kinds.js';
 import { WorkerProcess } from '../src/process/WorkerProcess.js';
 import { backendsOn } from '../src/suite/backends.js';
 
-const MEMBERS = 5;
 const SILENT_MS = 2_500;
-const REDLOCK = groupSubjectsOn('standalone').filter(({ kind }) => kind.id === 'RedLock');
 
 describe.each(backendsOn('standalone'))(
   'chaos on $adapter: RedLock over 5 hosts, some of them silent',
@@ -47,8 +44,7 @@ describe.each(backendsOn('standalone'))(
           otherServers: others,
           store,
           clients: clients.map((host) => ({ host })),
-          subjects: REDLOCK,
-          shape: { ...CHAOS_SHAPE, tasksPerSubject: 3 },
+          ...REDLOCK_CHAOS,
           label: `redlock${silent}-${adapter}`,
           faults: [
             isolateHosts(

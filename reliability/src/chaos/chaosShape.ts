@@ -1,6 +1,6 @@
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import type { HammerShape } from '../hammer/hammerShape.js';
-import { subjectsOn, type ReliabilityKind } from '../kinds.js';
+import { groupSubjectsOn, subjectsOn, type ReliabilityKind } from '../kinds.js';
 
 /**
  * A chaos hammer run: 3 worker processes (one per client host) × 2 tasks per lock × 4 holds, each
@@ -22,3 +22,12 @@ export const CHAOS_SHAPE = {
 export function chaosSubjects(): LockSubject<ReliabilityKind>[] {
   return subjectsOn('standalone').filter(({ kind }) => kind.id === 'Lock' || kind.id === 'FencedLock');
 }
+
+/** A chaos RedLock's members: 5 independent servers, each on a host of its own. */
+export const REDLOCK_MEMBERS = 5;
+
+/** The lock a chaos RedLock run hammers, from 3 tasks per worker (a group's turns are longer). */
+export const REDLOCK_CHAOS = {
+  subjects: groupSubjectsOn('standalone').filter(({ kind }) => kind.id === 'RedLock'),
+  shape: { ...CHAOS_SHAPE, tasksPerSubject: 3 },
+} as const;
