@@ -12,6 +12,7 @@ import { grantsWhileCutOff, hostsGrantedAfter } from './chaosMeasures.js';
 import { recordChecked } from './chaosRecord.js';
 import type { ChaosRedis } from './ChaosRedis.js';
 import { startWorkerOn } from './placeWorker.js';
+import { NOTHING_COUNTED } from './runChaosScenario.js';
 import type { ChaosFault } from './runChaosHammer.js';
 
 const SCRIPT = fileURLToPath(new URL('../workers/chaosLatch.ts', import.meta.url));
@@ -166,6 +167,7 @@ export async function runChaosLatchScenario(scenario: {
   const { log, measures } = await runChaosLatch(run);
   // A latch has no holders and no lease: what it promises is counted as overlaps (early opens).
   const record = {
+    ...NOTHING_COUNTED,
     testFile: scenario.testFile,
     scenario: scenario.scenario,
     adapter: run.adapter,
@@ -174,16 +176,8 @@ export async function runChaosLatchScenario(scenario: {
     faults: log.total,
     operations: measures.opened,
     overlaps: measures.earlyOpens,
-    lostUpdates: 0,
-    holdsLost: 0,
     leaseMs: 0,
     commandTimeoutMs: run.commandTimeout,
-    holdsAtFault: 0,
-    holdsToldInTime: 0,
-    holdsLeftInTime: 0,
-    leastAbortMarginMs: null,
-    longestReleaseTryMs: 0,
-    longestAcquireTryMs: 0,
     grantsWhileCutOff: measures.opensWhileCutOff,
     recoveredHosts: measures.recoveredHosts,
     clientHosts: measures.clientHosts,

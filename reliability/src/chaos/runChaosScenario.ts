@@ -37,15 +37,13 @@ export interface ChaosScenario {
 /** What a chaos run recorded, as its checks see it. */
 export type ChaosFigures = Omit<ChaosRecord, 'file' | 'held' | 'durationMs'>;
 
-// The figures of a run that did not finish: nothing counted.
-const UNFINISHED = {
-  held: false,
+/** A chaos record's counts with nothing counted: a run fills in what it measures. */
+export const NOTHING_COUNTED = {
   faults: 0,
   operations: 0,
   overlaps: 0,
   lostUpdates: 0,
   holdsLost: 0,
-  doubleGrants: 0,
   grantsWhileCutOff: 0,
   holdsAtFault: 0,
   holdsToldInTime: 0,
@@ -56,6 +54,9 @@ const UNFINISHED = {
   recoveredHosts: 0,
   clientHosts: 0,
 } as const;
+
+// The figures of a run that did not finish: nothing counted.
+const UNFINISHED = { ...NOTHING_COUNTED, held: false, doubleGrants: 0 } as const;
 
 /**
  * Runs the scenario's hammer, records its figures (for `results/latest.*`, under `<adapter>/chaos`)
