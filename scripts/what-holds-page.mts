@@ -83,9 +83,13 @@ function evidenceOf(run: ChaosRun): string {
     run.staleWritesRefused === undefined
       ? ''
       : `, ${count(run.staleWritesRefused, 'stale write', 'stale writes')} refused`;
+  const copies =
+    run.copiesAtJumps === undefined
+      ? ''
+      : `, the holder's copies on members with true clocks at each jump ${run.copiesAtJumps.map((jump) => `${jump.onTrueClocks} of ${jump.copies}`).join(', ')}`;
   const failed = run.measuredOnly === true ? ', measured, not promised' : run.held ? '' : ', **a check failed**';
   const overlaps = count(run.overlaps, 'overlap', 'overlaps');
-  return `${run.adapter}${together}: ${overlaps} in ${run.operations} holds, ${count(run.lostUpdates, 'update', 'updates')} lost${told}${refused}${failed}`;
+  return `${run.adapter}${together}: ${overlaps} in ${run.operations} holds, ${count(run.lostUpdates, 'update', 'updates')} lost${told}${refused}${copies}${failed}`;
 }
 
 // The cell of one lock under one fault: the weakest verdict of its runs, then each run's counts.

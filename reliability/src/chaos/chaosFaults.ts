@@ -44,13 +44,20 @@ export function jumpClock(clock: ProcessClock, spec: string): ChaosFault {
 
 /**
  * Jumps a lock server's wall clock `ms` forward at the next grant (during that hold), and pushes
- * the moment it did (monotonic microseconds) onto `jumpedAt`.
+ * the moment it did (monotonic microseconds) onto `jumpedAt`; `beforeJump` looks at the servers
+ * first (what the holder has where).
  */
-export function jumpServerClock(clock: ServerClock, ms: number, jumpedAt: number[]): ChaosFault {
+export function jumpServerClock(
+  clock: ServerClock,
+  ms: number,
+  jumpedAt: number[],
+  beforeJump: () => Promise<void> = () => Promise.resolve(),
+): ChaosFault {
   return {
     type: 'lock server wall clock jumped forward',
     inject: async ({ log, nextGrant }) => {
       await nextGrant();
+      await beforeJump();
       jumpedAt.push(monotonicMicros());
       clock.jump(ms);
       log.record('lock server wall clock jumped forward');

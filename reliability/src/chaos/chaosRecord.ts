@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESULTS_RUN_DIR_ENV } from '../results/figures.js';
 import type { ChaosMeasures } from './chaosMeasures.js';
+import type { CopiesAtJump } from './redlockCopies.js';
 
 /** What a split with a Sentinel failover saw (scenario 2). */
 export interface ChaosSplitFigures {
@@ -43,6 +44,8 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly measuredOnly?: boolean;
   /** What a split with a failover (scenario 2) saw; absent for the other scenarios. */
   readonly split?: ChaosSplitFigures;
+  /** A RedLock run with members' clocks jumping: the holder's copies at each jump. */
+  readonly copiesAtJumps?: readonly CopiesAtJump[];
   /** The lease of the run's holds, in ms; 0 for a kind without one (a Semaphore's permits, a latch). */
   readonly leaseMs: number;
   readonly commandTimeoutMs: number;

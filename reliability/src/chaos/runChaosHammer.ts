@@ -4,7 +4,7 @@ import type { ReplicaSyncOptions } from '@deadbolt/core';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import { monotonicMicros } from '../clock.js';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
-import { HAMMER_JOB_VARIABLE, type HammerEvent } from '../hammer/hammerEvents.js';
+import { HAMMER_JOB_VARIABLE, hammerLockName, type HammerEvent } from '../hammer/hammerEvents.js';
 import type { HammerShape } from '../hammer/hammerShape.js';
 import { findOverlaps } from '../hammer/overlaps.js';
 import {
@@ -91,7 +91,7 @@ export interface ChaosHammerReport extends HammerReport {
  * the test network, injects the faults, and reads back every hold and the guarded resources.
  */
 export async function runChaosHammer(options: ChaosHammerOptions): Promise<ChaosHammerReport> {
-  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
+  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, hammerLockName(options.label, kind.id)]));
   const specOf = (server: ChaosRedis) =>
     ({ adapter: options.adapter, topology: 'standalone', nodes: [server.address] }) as const;
   const store = options.storeOverSocket === true ? { path: options.store.socketPath } : options.store.address;

@@ -3,6 +3,7 @@ import { recordFigures } from '../results/figures.js';
 import { expectChaosHeld } from './chaosChecks.js';
 import { chaosMeasures } from './chaosMeasures.js';
 import { recordChaos, type ChaosRecord, type ChaosSplitFigures } from './chaosRecord.js';
+import type { CopiesAtJump } from './redlockCopies.js';
 import { runChaosHammer, type ChaosHammerOptions, type ChaosHammerReport } from './runChaosHammer.js';
 
 /** One scenario of issue 32 on one adapter: a chaos hammer run, its checks and its records. */
@@ -32,6 +33,8 @@ export interface ChaosScenario {
   readonly measuredOnly?: boolean;
   /** What a split with a failover saw, from the run's report; none when absent. */
   readonly split?: (report: ChaosHammerReport) => ChaosSplitFigures;
+  /** The holder's copies at each clock jump of a RedLock run (filled in as the run goes). */
+  readonly copiesAtJumps?: readonly CopiesAtJump[];
 }
 
 /** What a chaos run recorded, as its checks see it. */
@@ -102,6 +105,7 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
       ? { staleWritesRefused: report.holds.filter((hold) => hold.rejected).length }
       : {}),
     ...(scenario.split === undefined ? {} : { split: scenario.split(report) }),
+    ...(scenario.copiesAtJumps === undefined ? {} : { copiesAtJumps: scenario.copiesAtJumps }),
     ...(scenario.measuredOnly === true ? { measuredOnly: true } : {}),
     leaseMs,
     commandTimeoutMs: run.shape.commandTimeout,

@@ -31,6 +31,11 @@ export interface HammerJob extends ChildJob {
 /** The environment variable a hammer worker reads its job from. */
 export const HAMMER_JOB_VARIABLE = 'DEADBOLT_RELIABILITY_HAMMER_JOB';
 
+/** The lock a hammer run labelled `label` takes of a kind: one slot per run, named by its kind. */
+export function hammerLockName(label: string, kindId: string): string {
+  return `{${label}}:${kindId}`;
+}
+
 /**
  * How a hold ended. `not-held`: the release found the lock no longer held by its owner.
  * `unknown`: a try of the release failed with Redis unreachable (it may have run: the holder is

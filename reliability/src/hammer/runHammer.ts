@@ -9,6 +9,7 @@ import { WorkerProcess, type WorkerEvent } from '../process/WorkerProcess.js';
 import { resourceKeys, type StoreAddress } from '../store/ResourceStore.js';
 import {
   HAMMER_JOB_VARIABLE,
+  hammerLockName,
   ownerOfHold,
   type HammerEvent,
   type HammerJob,
@@ -120,7 +121,7 @@ export interface HammerReport {
  * then reads back every hold and the guarded resources.
  */
 export async function runHammer(options: HammerOptions): Promise<HammerReport> {
-  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, `{${options.label}}:${kind.id}`]));
+  const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, hammerLockName(options.label, kind.id)]));
   const proxied = options.proxied ? await backendProxies(options.backend) : undefined;
   const proxies = proxied?.proxies;
   proxies?.setLatency(options.proxied?.latency ?? 0);
