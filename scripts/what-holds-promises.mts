@@ -16,7 +16,8 @@ export const PROMISE_LEGEND: readonly string[] = [
   '  was told, or done, before its lease could end), and every permit was free again once its holders',
   '  gave back: none invented, none lost for good.',
   '- **never opened early**: no waiter of a count-down latch was let through before its count of',
-  '  countdowns was sent, nor while its server was cut off, and every waiter was let through after.',
+  '  countdowns was sent, nor while its server was cut off, and every waiter was let through after',
+  '  (where a failover lost countdowns, once they were counted down again).',
 ];
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -31,7 +32,7 @@ export function promiseVerdictOf(run: ChaosRecord): PromiseVerdict | 'not guaran
 
 /** The counts behind a semaphore's or latch's verdict, for one adapter's run; `undefined` for a lock's. */
 export function promiseEvidenceOf(run: ChaosRecord): string | undefined {
-  const failed = run.held ? '' : ', **a check failed**';
+  const failed = `${run.measuredOnly === true ? ', measured, not promised' : ''}${run.held ? '' : ', **a check failed**'}`;
   if (run.permits !== undefined) {
     const told =
       run.leaseMs > 0 && run.holdsAtFault > 0
@@ -39,7 +40,12 @@ export function promiseEvidenceOf(run: ChaosRecord): string | undefined {
         : '';
     return `${run.adapter}: ${count(run.overlaps, 'grant', 'grants')} with more than ${run.permits} holders in ${run.operations} grants (at most ${run.mostHolders ?? '?'} at once)${told}, ${run.permitsAtEnd ?? '?'} of ${run.permits} permits free at the end${failed}`;
   }
-  if (run.latchCount !== undefined)
-    return `${run.adapter}: ${count(run.overlaps, 'waiter', 'waiters')} of ${run.operations} let through early, ${run.countdownCalls ?? '?'} countdown calls for a count of ${run.latchCount}${failed}`;
+  if (run.latchCount !== undefined) {
+    const lost =
+      (run.countdownsLost ?? 0) > 0
+        ? `, ${count(run.countdownsLost, 'countdown', 'countdowns')} lost at the failover (counted down again)`
+        : '';
+    return `${run.adapter}: ${count(run.overlaps, 'waiter', 'waiters')} of ${run.operations} let through early, ${run.countdownCalls ?? '?'} countdown calls for a count of ${run.latchCount}${lost}${failed}`;
+  }
   return undefined;
 }

@@ -87,7 +87,8 @@ export interface SplitTimings {
  * Splits `minority` (the master's host and a client host) off from every other host right after
  * the next grant: they reach each other and nobody else, silently. Waits until the majority side
  * fails over, keeps the split `splitAfterFailoverMs` longer, joins them again and waits until the
- * old master is a replica. Not a cut-off: both sides can reach a master all along.
+ * old master is a replica, and records the split until then (see `FaultLog.recordSplit`). Not a
+ * cut-off: both sides can reach a master all along.
  */
 export function splitOffDuringFailover(minority: readonly ChaosHost[], waits: FailoverWaits): ChaosFault {
   return {
@@ -106,6 +107,8 @@ export function splitOffDuringFailover(minority: readonly ChaosHost[], waits: Fa
         waits.timings.split = { from: splitFrom, to: monotonicMicros() };
       }
       await waitFor(waits.demoted, { timeoutMs: 20_000, intervalMs: 50, description: 'the old master is demoted' });
+      // Until then the old master still takes the minority's calls: a grant is a recovery only after.
+      log.recordSplit({ from: splitFrom, to: monotonicMicros() });
       log.record('minority split off, Sentinel failover');
     },
   };

@@ -90,11 +90,14 @@ export interface PlacedWorkers {
 export function hostsGrantedAfter(report: PlacedWorkers, at: number): number {
   return new Set(
     report.workers
-      .filter((worker) =>
-        worker.events.some((event) => event.event === 'acquired' && 'at' in event && Number(event.at) > at),
-      )
+      .filter((worker) => grantTimesOf(worker).some((grantedAt) => grantedAt > at))
       .map((worker) => report.hostOf.get(worker.pid)),
   ).size;
+}
+
+// When a worker was granted its locks (its `acquired` events), in monotonic microseconds.
+function grantTimesOf(worker: PlacedWorkers['workers'][number]): number[] {
+  return worker.events.flatMap((event) => (event.event === 'acquired' && 'at' in event ? [Number(event.at)] : []));
 }
 
 /** The longest failed try of `stage`, counted from its start or from the cut-off it met, in ms. */
@@ -113,17 +116,12 @@ export function longestTry(
 }
 
 /** What a split with a failover saw: the failover's time, and the grants on either side while split. */
-export function splitFigures(
-  report: ChaosHammerReport,
-  timings: SplitTimings,
-  minorityHost: string,
-): ChaosSplitFigures {
+export function splitFigures(report: PlacedWorkers, timings: SplitTimings, minorityHost: string): ChaosSplitFigures {
   const { failoverMs, split } = timings;
   if (failoverMs === undefined || split === undefined) throw new Error('the split with a failover did not happen');
   const grants = report.workers.map((worker) => ({
     host: report.hostOf.get(worker.pid),
-    count: worker.events.filter((event) => event.event === 'acquired' && event.at > split.from && event.at < split.to)
-      .length,
+    count: grantTimesOf(worker).filter((at) => at > split.from && at < split.to).length,
   }));
   const sum = (side: typeof grants) => side.reduce((total, { count }) => total + count, 0);
   return {

@@ -1,6 +1,6 @@
 import type { ChildJob } from '@deadbolt/conformance/connect';
-import type { RedisAddress } from '@deadbolt/test-harness';
 import type { HammerEvent } from '../hammer/hammerEvents.js';
+import type { StoreAddress } from '../store/ResourceStore.js';
 
 /** What the test process hands a chaos permit worker (`src/workers/chaosPermits.ts`). */
 export interface ChaosPermitJob extends ChildJob {
@@ -10,7 +10,7 @@ export interface ChaosPermitJob extends ChildJob {
   /** The semaphore's permits: each worker sets them if nobody did. */
   readonly permits: number;
   /** The store, on a host no fault touches, and its key counting the holders at once. */
-  readonly store: RedisAddress;
+  readonly store: StoreAddress;
   readonly holdersKey: string;
   /** Tasks in the worker, each taking one permit `holdsPerTask` times, holding it `workMs`. */
   readonly tasks: number;
@@ -48,7 +48,7 @@ export interface ChaosLatchJob extends ChildJob {
   /** The count: each worker sets it if nobody did. */
   readonly count: number;
   /** The store, and its key counting the countdowns sent (each before its first call). */
-  readonly store: RedisAddress;
+  readonly store: StoreAddress;
   readonly sentKey: string;
   /** Tasks of the worker waiting for the latch to open. */
   readonly waiters: number;

@@ -79,7 +79,33 @@ export interface ChaosRecord extends ChaosMeasures {
   readonly latchCount?: number;
   /** A latch run's countdown calls: its count, and one more for each call of unknown outcome that did not run. */
   readonly countdownCalls?: number;
+  /** A latch run's countdowns a failover lost: the count left once every countdown came back. */
+  readonly countdownsLost?: number;
 }
+
+/** A chaos record's counts with nothing counted: a run fills in what it measures. */
+export const NOTHING_COUNTED = {
+  faults: 0,
+  operations: 0,
+  overlaps: 0,
+  lostUpdates: 0,
+  holdsLost: 0,
+  grantsWhileCutOff: 0,
+  holdsAtFault: 0,
+  holdsToldInTime: 0,
+  holdsLeftInTime: 0,
+  leastAbortMarginMs: null,
+  longestReleaseTryMs: 0,
+  longestAcquireTryMs: 0,
+  recoveredHosts: 0,
+  clientHosts: 0,
+} as const;
+
+/** What names a chaos run's record, known before the run. */
+export type ChaosRecordHead = Pick<
+  ChaosRecord,
+  'scenario' | 'adapter' | 'tried' | 'leaseMs' | 'commandTimeoutMs' | 'lock' | 'locks'
+> & { readonly testFile: string };
 
 /** The subdirectory of the suite's run directory where chaos records go. */
 export const CHAOS_RECORDS_DIR = 'chaos';
@@ -120,4 +146,21 @@ export function recordChecked(
     throw error;
   }
   recordChaos({ ...record, held: true, durationMs: durationMs() });
+}
+
+/**
+ * Resolves as `run` does; when it rejects before its checks (a worker failed), first keeps its
+ * record (see {@link recordChaos}) as not held, nothing counted, since `started`.
+ */
+export function recordedIfUnfinished<T>(head: ChaosRecordHead, started: number, run: Promise<T>): Promise<T> {
+  return run.catch((error: unknown) => {
+    recordChaos({
+      ...NOTHING_COUNTED,
+      ...head,
+      held: false,
+      tried: `${head.tried} (the run did not finish)`,
+      durationMs: Math.round(performance.now() - started),
+    });
+    throw error;
+  });
 }

@@ -81,6 +81,11 @@ const COLUMNS: readonly [string, (run: ChaosRecord) => string | number][] = [
     'grants in the split, minority / majority',
     (run) => (run.split === undefined ? '–' : `${run.split.minorityGrants} / ${run.split.majorityGrants}`),
   ],
+  [
+    'permits: most holders / free at the end / of',
+    (run) => (run.permits === undefined ? '–' : `${run.mostHolders} / ${run.permitsAtEnd} / ${run.permits}`),
+  ],
+  ['latch countdowns lost', (run) => run.countdownsLost ?? '–'],
   ['holds open at the cut-off', (run) => run.holdsAtFault],
   ['told before lease end', (run) => run.holdsToldInTime],
   ['told before work ended', (run) => run.holdsTold ?? '–'],

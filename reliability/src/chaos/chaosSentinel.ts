@@ -34,6 +34,8 @@ export interface ChaosSentinelDeployment {
   specFor(adapter: AdapterName): ConnectionSpec;
   /** The master's address the Sentinels name now, asked of `sentinel` (the first when absent). */
   masterAddress(sentinel?: ChaosRedis): Promise<string>;
+  /** The data node the first Sentinel names the master now. */
+  currentMaster(): Promise<ChaosRedis>;
 }
 
 /**
@@ -87,6 +89,12 @@ export async function startChaosSentinel(
     store,
     clients,
     masterAddress,
+    currentMaster: async () => {
+      const address = await masterAddress();
+      const named = [master, ...replicas].find((node) => node.address.host === address);
+      if (named === undefined) throw new Error(`the Sentinels name ${address}, no data node of the deployment`);
+      return named;
+    },
     specFor: (adapter) => ({
       adapter,
       topology: 'sentinel',

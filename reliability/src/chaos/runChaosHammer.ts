@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance/connect';
 import type { ReplicaSyncOptions } from '@deadbolt/core';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import { monotonicMicros } from '../clock.js';
@@ -21,6 +20,7 @@ import type { HammerKind } from '../kinds.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import type { WorkerEvent, WorkerProcess } from '../process/WorkerProcess.js';
 import type { ChaosRedis } from './ChaosRedis.js';
+import { standaloneSpec, workerSpecOf, workerStoreOf, type ChaosReach } from './chaosReach.js';
 import { startWorkerOn } from './placeWorker.js';
 import type { ProcessClock } from './ProcessClock.js';
 
@@ -49,26 +49,12 @@ export interface ChaosClient {
   readonly clock?: ProcessClock | undefined;
 }
 
-/** One chaos run of the hammer: workers on client hosts, one lock server, one store. */
-export interface ChaosHammerOptions {
-  readonly adapter: AdapterName;
-  /** The standalone server of the locks; the faults cut its host off. */
-  readonly server: ChaosRedis;
+/** One chaos run of the hammer: workers on client hosts, one lock server (or a Sentinel deployment), one store. */
+export interface ChaosHammerOptions extends ChaosReach {
   /** Independent servers after `server`, for kinds that span several (RedLock's members). */
   readonly otherServers?: readonly ChaosRedis[];
-  /**
-   * How the workers reach the locks (through Sentinels, say); the standalone `server` when absent.
-   */
-  readonly spec?: ConnectionSpec;
   /** The lock clients' replica sync (`LockClientOptions.replicaSync`); off when absent. */
   readonly replicaSync?: ReplicaSyncOptions;
-  /** The server of the guarded resources, on a host no fault touches. */
-  readonly store: ChaosRedis;
-  /**
-   * Whether the workers reach the store over its Unix socket, beyond every network fault (storage
-   * that both sides of a split reach), rather than through the network.
-   */
-  readonly storeOverSocket?: boolean;
   /** Worker `i` runs on client `i` modulo their number. */
   readonly clients: readonly ChaosClient[];
   readonly subjects: readonly LockSubject<HammerKind>[];
@@ -92,13 +78,10 @@ export interface ChaosHammerReport extends HammerReport {
  */
 export async function runChaosHammer(options: ChaosHammerOptions): Promise<ChaosHammerReport> {
   const lockNames = new Map(options.subjects.map(({ kind }) => [kind.id, hammerLockName(options.label, kind.id)]));
-  const specOf = (server: ChaosRedis) =>
-    ({ adapter: options.adapter, topology: 'standalone', nodes: [server.address] }) as const;
-  const store = options.storeOverSocket === true ? { path: options.store.socketPath } : options.store.address;
   const plainJob = hammerJob(
-    { ...options.shape, ...options, store },
-    options.spec ?? specOf(options.server),
-    (options.otherServers ?? []).map(specOf),
+    { ...options.shape, ...options, store: workerStoreOf(options) },
+    workerSpecOf(options),
+    (options.otherServers ?? []).map((server) => standaloneSpec(options.adapter, server)),
     lockNames,
   );
   const job =

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { AdapterName } from '@deadbolt/conformance/connect';
 import { holdMarkersKey } from '@deadbolt/core/kit';
 import { permitTimeoutsKey } from '@deadbolt/semaphore';
 import { sleep } from '@deadbolt/test-harness';
@@ -10,6 +9,7 @@ import type { PermitKind } from '../semaphore/permitKinds.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import { CHAOS_PERMIT_JOB_VARIABLE, type ChaosPermitEvent, type ChaosPermitJob } from './chaosPermitEvents.js';
 import type { ChaosRedis } from './ChaosRedis.js';
+import { serverNowOf, workerSpecOf, workerStoreOf, type ChaosReadBackReach } from './chaosReach.js';
 import { startWorkerOn } from './placeWorker.js';
 import { nextGrant, type ChaosFault } from './runChaosHammer.js';
 
@@ -17,18 +17,21 @@ const SCRIPT = fileURLToPath(new URL('../workers/chaosPermits.ts', import.meta.u
 // Once the workers end, a leased kind's permits are read when every lease surely ended: a
 // watchdog lease, and this much more.
 const LEASE_END_SLACK_MS = 500;
+// Once the faults are over, workers granted no permit for this long (far beyond a hold, a lease
+// and a commandTimeout) are stuck: every permit lost for good. They are killed, so that the run
+// ends and is measured (its hosts with grants left then never recovered).
+const STALL_MS = 10_000;
+const STALL_POLL_MS = 100;
 
 /** A chaos permit worker, as the test process drives it. */
 export type ChaosPermitWorker = WorkerProcess<ChaosPermitEvent>;
 
-/** One chaos run of a semaphore: one worker per client host, one lock server, one store. */
-export interface ChaosPermitOptions {
-  readonly adapter: AdapterName;
+/**
+ * One chaos run of a semaphore: one worker per client host, one lock server (or a Sentinel
+ * deployment), one store where the holders count themselves.
+ */
+export interface ChaosPermitOptions extends ChaosReadBackReach {
   readonly kind: PermitKind;
-  /** The standalone server of the semaphore; the faults cut its host off. */
-  readonly server: ChaosRedis;
-  /** Where the holders count themselves, on a host no fault touches. */
-  readonly store: ChaosRedis;
   readonly clients: readonly ChaosHost[];
   /** The semaphore's permits. */
   readonly permits: number;
@@ -59,22 +62,24 @@ export interface ChaosPermitReport {
   readonly hostOf: ReadonlyMap<number, string>;
   readonly faults: FaultLog;
   readonly atEnd: PermitsAtEnd;
+  /** Whether the workers stalled after the faults (no permit granted for `STALL_MS`) and were killed. */
+  readonly stalled: boolean;
 }
 
 /**
  * Runs chaos permit workers (`src/workers/chaosPermits.ts`) on the client hosts against the
  * semaphore's server through the test network, injects the faults, and reads the semaphore back
- * over the server's Unix socket once every worker ended.
+ * over the Unix socket of the master then once every worker ended.
  */
 export async function runChaosPermits(options: ChaosPermitOptions): Promise<ChaosPermitReport> {
   const name = `{${options.label}}:${options.kind.id}`;
   const job: ChaosPermitJob = {
-    spec: { adapter: options.adapter, topology: 'standalone', nodes: [options.server.address] },
+    spec: workerSpecOf(options),
     clientOptions: { watchdogTimeout: options.watchdogTimeout, commandTimeout: options.commandTimeout },
     kind: options.kind.id,
     name,
     permits: options.permits,
-    store: options.store.address,
+    store: workerStoreOf(options),
     holdersKey: `${name}:holders`,
     tasks: options.tasks,
     holdsPerTask: options.holdsPerTask,
@@ -94,12 +99,28 @@ export async function runChaosPermits(options: ChaosPermitOptions): Promise<Chao
     await progress.reached((index + 1) / (options.faults.length + 1.5), fault.type);
     await fault.inject({ log, nextGrant: () => nextGrant(workers) });
   }
+  const stalled = await stopIfStalled(workers);
   await finishWorkers(workers);
   if (options.kind.leased) await sleep(options.watchdogTimeout + LEASE_END_SLACK_MS);
-  return { workers, hostOf, faults: log, atEnd: await permitsAtEnd(options.server, name, options.kind.leased) };
+  const atEnd = await permitsAtEnd(await serverNowOf(options), name, options.kind.leased);
+  return { workers, hostOf, faults: log, atEnd, stalled };
 }
 
-/** Reads the semaphore's free and held permits over the server's Unix socket. */
+/** Waits until every worker ended; kills those left once no permit was granted for `STALL_MS`, and says whether it did. */
+async function stopIfStalled(workers: readonly ChaosPermitWorker[]): Promise<boolean> {
+  let lastGrant = performance.now();
+  for (const worker of workers)
+    worker.onEvent((event) => {
+      if (event.event === 'acquired') lastGrant = performance.now();
+    });
+  const running = () => workers.filter((worker) => worker.exit === undefined);
+  while (running().length > 0 && performance.now() - lastGrant < STALL_MS) await sleep(STALL_POLL_MS);
+  const stuck = running();
+  await Promise.all(stuck.map((worker) => worker.kill()));
+  return stuck.length > 0;
+}
+
+/** Reads the semaphore's free and held permits over the (current master) server's Unix socket. */
 async function permitsAtEnd(server: ChaosRedis, name: string, leased: boolean): Promise<PermitsAtEnd> {
   const count = Number(await server.command(['GET', name]));
   if (!leased) return { available: count, markedHeld: Number(await server.command(['HLEN', holdMarkersKey(name)])) };

@@ -2,7 +2,7 @@ import { hammerFigures } from '../hammer/verifyHammer.js';
 import { recordFigures } from '../results/figures.js';
 import { expectChaosHeld } from './chaosChecks.js';
 import { chaosMeasures } from './chaosMeasures.js';
-import { recordChaos, type ChaosRecord, type ChaosSplitFigures } from './chaosRecord.js';
+import { recordChaos, recordedIfUnfinished, type ChaosRecord, type ChaosSplitFigures } from './chaosRecord.js';
 import type { CopiesAtJump } from './redlockCopies.js';
 import { runChaosHammer, type ChaosHammerOptions, type ChaosHammerReport } from './runChaosHammer.js';
 
@@ -40,27 +40,6 @@ export interface ChaosScenario {
 /** What a chaos run recorded, as its checks see it. */
 export type ChaosFigures = Omit<ChaosRecord, 'file' | 'held' | 'durationMs'>;
 
-/** A chaos record's counts with nothing counted: a run fills in what it measures. */
-export const NOTHING_COUNTED = {
-  faults: 0,
-  operations: 0,
-  overlaps: 0,
-  lostUpdates: 0,
-  holdsLost: 0,
-  grantsWhileCutOff: 0,
-  holdsAtFault: 0,
-  holdsToldInTime: 0,
-  holdsLeftInTime: 0,
-  leastAbortMarginMs: null,
-  longestReleaseTryMs: 0,
-  longestAcquireTryMs: 0,
-  recoveredHosts: 0,
-  clientHosts: 0,
-} as const;
-
-// The figures of a run that did not finish: nothing counted.
-const UNFINISHED = { ...NOTHING_COUNTED, held: false, doubleGrants: 0 } as const;
-
 /**
  * Runs the scenario's hammer, records its figures (for `results/latest.*`, under `<adapter>/chaos`)
  * and its chaos record (for `results/chaos.*`, with whether it held), then checks it.
@@ -70,21 +49,19 @@ export async function runChaosScenario(scenario: ChaosScenario): Promise<ChaosHa
   const { run } = scenario;
   const leaseMs = run.shape.watchdogTimeout;
   const locks = run.subjects.map(({ label }) => label);
-  // A run that ended before its checks (a worker failed) is recorded too, as not held.
-  const report = await runChaosHammer(run).catch((error: unknown) => {
-    recordChaos({
-      ...UNFINISHED,
+  const report = await recordedIfUnfinished(
+    {
       testFile: scenario.testFile,
       scenario: scenario.scenario,
       adapter: run.adapter,
       locks,
-      tried: `${scenario.tried} (the run did not finish)`,
+      tried: scenario.tried,
       leaseMs,
       commandTimeoutMs: run.shape.commandTimeout,
-      durationMs: Math.round(performance.now() - started),
-    });
-    throw error;
-  });
+    },
+    started,
+    runChaosHammer(run),
+  );
   const measures = chaosMeasures(report, leaseMs);
   const figures = hammerFigures(report);
   recordFigures(scenario.testFile, `${run.adapter}/chaos`, figures);

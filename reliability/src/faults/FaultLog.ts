@@ -60,6 +60,11 @@ export class FaultLog {
   readonly counts: Partial<Record<FaultType, number>> = {};
   readonly pauses: ProcessPause[] = [];
   readonly cutOffs: CutOff[] = [];
+  /**
+   * When hosts were split off from the rest until the deployment was whole again (scenario 2: the
+   * old master demoted). Not cut-offs: both sides reach a master meanwhile.
+   */
+  readonly splits: CutOff[] = [];
   readonly late: LateCopyCounts = { delivered: 0, refused: 0, resent: 0 };
 
   /** Counts one injected fault. */
@@ -87,6 +92,19 @@ export class FaultLog {
   /** Keeps when the network to Redis was down for longer than a request's records live. */
   recordCutOff(cut: CutOff): void {
     this.cutOffs.push({ from: cut.from, to: cut.to });
+  }
+
+  /** Keeps when hosts were split off from the rest, until the deployment was whole again. */
+  recordSplit(split: CutOff): void {
+    this.splits.push({ from: split.from, to: split.to });
+  }
+
+  /**
+   * When the last cut-off or split ended (monotonic microseconds): what a host must be granted
+   * after to have recovered. `-Infinity` when nothing was healed (a clock fault): any grant counts.
+   */
+  get lastHeal(): number {
+    return Math.max(...[...this.cutOffs, ...this.splits].map((stretch) => stretch.to));
   }
 
   get total(): number {

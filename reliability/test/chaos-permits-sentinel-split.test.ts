@@ -1,0 +1,146 @@
+// Issue 32, scenario 6 under scenario 2: the semaphores and the count-down latch through a
+// Sentinel failover with the old master on the minority side. The deployment of
+// chaos-sentinel-split (a master, two replicas and three Sentinels, each on a host of its own,
+// three client hosts reaching the master through the Sentinels, a store both sides reach over its
+// Unix socket); right after a grant the master's host and client1 are split off together (they
+// reach each other only) until 3 s past the majority's failover, then joined again, and Sentinel
+// demotes the old master.
+// - The semaphores: one task on each client host takes one permit of a semaphore of 2, 60 times,
+//   holding it 400 ms, counted at the store while it holds it. Replication is asynchronous and the
+//   semaphores wait for no replica (`LockClientOptions.replicaSync` is applied by the locks only:
+//   no semaphore or latch script is followed by a WAIT), so both masters may grant meanwhile, and
+//   what the old master did is gone once it is demoted: permits may be invented (more holders at
+//   once than permits) or lost for good (fewer free at the end: a permit taken before the split
+//   and given back to the old master, as the minority side does, and ioredis's majority-side
+//   workers too, whose client stays on the old master until it is demoted). Those counts are
+//   measured, not checked (`measuredOnly`). Workers granted nothing for 10 s after the demotion
+//   (every permit lost) are killed, so that the run is measured; their hosts never recovered.
+// - The latch (of 6, 2 waiters on each host, counted down from the hosts in turn): the 4th
+//   countdown is sent from client1 while split off, and the old master takes it; what the
+//   demotion drops is counted (`countdownsLost`) and counted down again once every countdown came
+//   back. A failover can lose countdowns, never make them: checked, no waiter let through before
+//   the count's countdowns were sent, and every waiter let through in the end.
+// What every run must show: every client host with grants left (every host, for the latch) is
+// granted again once the old master was demoted, and nothing of the run is left behind
+// (namespaces, processes). Valkey GLIDE has no Sentinel client, so it is not run here.
+import { afterEach, describe, expect, test } from 'vitest';
+import { SENTINEL_BACKENDS } from '@deadbolt/conformance';
+import { splitOffDuringFailover, type SplitTimings } from '../src/chaos/chaosFaults.js';
+import { splitFigures } from '../src/chaos/chaosMeasures.js';
+import { expectPermitsRecovered, runChaosPermitScenario } from '../src/chaos/chaosPermitScenario.js';
+import { startChaosSentinel } from '../src/chaos/chaosSentinel.js';
+import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
+import { expectLatchKept, runChaosLatchScenario } from '../src/chaos/runChaosLatch.js';
+import { removeNetwork, useChaos } from '../src/chaos/useChaos.js';
+import { WorkerProcess } from '../src/process/WorkerProcess.js';
+import { PERMIT_KINDS } from '../src/semaphore/permitKinds.js';
+
+const SPLIT_AFTER_FAILOVER_MS = 3_000;
+// Starting six servers, the run (about 40 s), the heal and the demotion.
+const RUN_TIMEOUT_MS = 120_000;
+const PERMITS = 2;
+// Enough for the run to go on past the demotion (Sentinel waits 8 s before it demotes a master back).
+const HOLDS_PER_TASK = 60;
+const LATCH_COUNT = 6;
+// The 4th countdown, client1's turn: sent to the old master while split off.
+const COUNTDOWNS_BEFORE_SPLIT = 3;
+const SCENARIO = '6. Sentinel failover, old master on the minority side, during permit holds and latch waits';
+const TRIED =
+  `a master, 2 replicas, 3 Sentinels and 3 client hosts, through the Sentinels, taking permits of a semaphore of ` +
+  `${PERMITS} (one task each), or waiting on a count-down latch of ${LATCH_COUNT} that they count down in turn; the ` +
+  `master's host and client1 split off together until ${SPLIT_AFTER_FAILOVER_MS} ms past the majority's failover ` +
+  `(the latch's 4th countdown sent from client1 meanwhile): the permit counts measured, not checked`;
+
+describe.each(SENTINEL_BACKENDS)(
+  'chaos on $adapter: Sentinel failover with the old master on the minority side, during permit holds and latch waits',
+  ({ adapter }) => {
+    const chaos = useChaos();
+    afterEach(() => WorkerProcess.killAll());
+
+    // The deployment, how the workers reach it, and the split with the failover.
+    async function splitDeployment() {
+      const network = await chaos.network();
+      const deployment = await startChaosSentinel(network, 3);
+      const { master, sentinels, store, clients } = deployment;
+      const [minorityClient] = clients;
+      if (minorityClient === undefined) throw new Error('no client host');
+      const timings: SplitTimings = {};
+      const majoritySentinel = sentinels[1];
+      return {
+        network,
+        clients,
+        reach: {
+          adapter,
+          server: master,
+          spec: deployment.specFor(adapter),
+          store,
+          storeOverSocket: true,
+          serverNow: () => deployment.currentMaster(),
+        },
+        fault: splitOffDuringFailover([master.host, minorityClient], {
+          failedOver: async () => (await deployment.masterAddress(majoritySentinel)) !== master.address.host,
+          demoted: async () => ((await master.command(['ROLE'])) as unknown[])[0] === 'slave',
+          splitAfterFailoverMs: SPLIT_AFTER_FAILOVER_MS,
+          timings,
+        }),
+        split: (placed: Parameters<typeof splitFigures>[0]) => splitFigures(placed, timings, minorityClient.name),
+      };
+    }
+
+    test.each(PERMIT_KINDS.map((kind) => ({ kind, id: kind.id })))(
+      '$id: permits invented or lost measured; every client host with grants left recovers, nothing left behind',
+      async ({ kind }) => {
+        const { network, clients, reach, fault, split } = await splitDeployment();
+        await runChaosPermitScenario({
+          testFile: import.meta.url,
+          scenario: SCENARIO,
+          tried: TRIED,
+          run: {
+            ...reach,
+            kind,
+            clients,
+            permits: PERMITS,
+            tasks: 1,
+            holdsPerTask: HOLDS_PER_TASK,
+            workMs: CHAOS_SHAPE.workMs,
+            watchdogTimeout: CHAOS_SHAPE.watchdogTimeout,
+            commandTimeout: CHAOS_SHAPE.commandTimeout,
+            label: `split-permits-${adapter}-${kind.id}`,
+            faults: [fault],
+          },
+          check: expectPermitsRecovered,
+          measuredOnly: true,
+          split,
+        });
+        expect(await removeNetwork(network), 'left behind').toEqual({ namespaces: [], pids: [] });
+      },
+      RUN_TIMEOUT_MS,
+    );
+
+    test(
+      'CountDownLatch: never opens early, opens for every waiter once counted down; nothing left behind',
+      async () => {
+        const { network, clients, reach, fault, split } = await splitDeployment();
+        await runChaosLatchScenario({
+          testFile: import.meta.url,
+          scenario: SCENARIO,
+          tried: TRIED,
+          run: {
+            ...reach,
+            clients,
+            count: LATCH_COUNT,
+            waiters: 2,
+            commandTimeout: CHAOS_SHAPE.commandTimeout,
+            label: `split-latch-${adapter}`,
+            fault,
+            countdownsBefore: COUNTDOWNS_BEFORE_SPLIT,
+          },
+          check: expectLatchKept,
+          split,
+        });
+        expect(await removeNetwork(network), 'left behind').toEqual({ namespaces: [], pids: [] });
+      },
+      RUN_TIMEOUT_MS,
+    );
+  },
+);
