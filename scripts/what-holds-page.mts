@@ -35,6 +35,9 @@ const INSTEAD: Readonly<Record<string, string>> = {
   Lock: '`FencedLock` with a store that checks its token',
   RedLock: '`FencedLock` with a store that checks its token',
   FencedLock: 'a store that checks the token of every write',
+  Semaphore:
+    '`PermitExpirableSemaphore`, whose lost permits come back when their leases end, and a `FencedLock` where more holders than permits must never happen',
+  PermitExpirableSemaphore: 'a `FencedLock` where more holders than permits must never happen',
 };
 const INSTEAD_OTHERWISE = 'fencing tokens checked by the store';
 

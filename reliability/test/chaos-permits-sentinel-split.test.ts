@@ -20,9 +20,9 @@
 //   demotion drops is counted (`countdownsLost`) and counted down again once every countdown came
 //   back. A failover can lose countdowns, never make them: checked, no waiter let through before
 //   the count's countdowns were sent, and every waiter let through in the end.
-// What every run must show: every client host with grants left (every host, for the latch) is
-// granted again once the old master was demoted, and nothing of the run is left behind
-// (namespaces, processes). Valkey GLIDE has no Sentinel client, so it is not run here.
+// What every run must show: nothing of the run is left behind (namespaces, processes), and every
+// client host with grants left (every host, for the latch) is granted again once the old master
+// was demoted, but for the Semaphore, whose permits have no lease: one lost stays lost. Valkey GLIDE has no Sentinel client, so it is not run here.
 import { afterEach, describe, expect, test } from 'vitest';
 import { SENTINEL_BACKENDS } from '@deadbolt/conformance';
 import { splitOffDuringFailover, type SplitTimings } from '../src/chaos/chaosFaults.js';
@@ -88,7 +88,7 @@ describe.each(SENTINEL_BACKENDS)(
     }
 
     test.each(PERMIT_KINDS.map((kind) => ({ kind, id: kind.id })))(
-      '$id: permits invented or lost measured; every client host with grants left recovers, nothing left behind',
+      '$id: permits invented or lost measured; every client host with grants left recovers if the permits are leased, nothing left behind',
       async ({ kind }) => {
         const { network, clients, reach, fault, split } = await splitDeployment();
         await runChaosPermitScenario({
@@ -108,7 +108,10 @@ describe.each(SENTINEL_BACKENDS)(
             label: `split-permits-${adapter}-${kind.id}`,
             faults: [fault],
           },
-          check: expectPermitsRecovered,
+          // A Semaphore's permits have no lease: one given back to the old master while split off is
+          // gone with its demotion and stays taken on the new one, for good, so its hosts may never
+          // be granted again (seen on ioredis). Only a leased permit comes back, when its lease ends.
+          check: kind.leased ? expectPermitsRecovered : () => undefined,
           measuredOnly: true,
           split,
         });

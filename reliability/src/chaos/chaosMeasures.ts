@@ -69,7 +69,7 @@ export function chaosMeasures(report: ChaosHammerReport, leaseMs: number): Chaos
     leastAbortMarginMs: margins.length === 0 ? null : Math.round(Math.min(...margins)),
     longestReleaseTryMs: longestTry(ofKind('retried'), 'release', report.faults.cutOffs),
     longestAcquireTryMs: longestTry(ofKind('retried'), 'acquire', report.faults.cutOffs),
-    recoveredHosts: hostsGrantedAfter(report, Math.max(...report.faults.cutOffs.map((cut) => cut.to))),
+    recoveredHosts: hostsGrantedAfter(report, report.faults.lastHeal),
     clientHosts: new Set(report.hostOf.values()).size,
   };
 }
@@ -91,6 +91,19 @@ export function hostsGrantedAfter(report: PlacedWorkers, at: number): number {
   return new Set(
     report.workers
       .filter((worker) => grantTimesOf(worker).some((grantedAt) => grantedAt > at))
+      .map((worker) => report.hostOf.get(worker.pid)),
+  ).size;
+}
+
+/**
+ * How many client hosts' workers had been granted fewer than `grantsPerWorker` by `at` (monotonic
+ * microseconds): the hosts that still had grants to take then, which must be granted again after a
+ * heal. A lock or semaphore that is not fair may have served a host all its grants before.
+ */
+export function hostsWithGrantsLeft(report: PlacedWorkers, at: number, grantsPerWorker: number): number {
+  return new Set(
+    report.workers
+      .filter((worker) => grantTimesOf(worker).filter((grantedAt) => grantedAt <= at).length < grantsPerWorker)
       .map((worker) => report.hostOf.get(worker.pid)),
   ).size;
 }

@@ -1,7 +1,13 @@
 import { expect } from 'vitest';
 import type { CutOff } from '../faults/FaultLog.js';
 import { CALL_SLACK_MS } from './chaosChecks.js';
-import { grantsWhileCutOff, hostsGrantedAfter, longestTry, type ChaosMeasures } from './chaosMeasures.js';
+import {
+  grantsWhileCutOff,
+  hostsGrantedAfter,
+  hostsWithGrantsLeft,
+  longestTry,
+  type ChaosMeasures,
+} from './chaosMeasures.js';
 import type { ChaosPermitEvent } from './chaosPermitEvents.js';
 import { recordChecked, recordedIfUnfinished, type ChaosSplitFigures } from './chaosRecord.js';
 import { runChaosPermits, type ChaosPermitOptions, type ChaosPermitReport } from './runChaosPermits.js';
@@ -68,18 +74,9 @@ export function permitMeasures(report: ChaosPermitReport, options: ChaosPermitOp
     longestReleaseTryMs: longestTry(ofKind('retried'), 'release', cutOffs),
     longestAcquireTryMs: longestTry(ofKind('retried'), 'acquire', cutOffs),
     recoveredHosts: hostsGrantedAfter(report, healedAt),
-    hostsWithGrantsLeft: new Set(
-      report.workers
-        .filter((worker) => grantsOf(worker, healedAt) < options.tasks * options.holdsPerTask)
-        .map((worker) => report.hostOf.get(worker.pid)),
-    ).size,
+    hostsWithGrantsLeft: hostsWithGrantsLeft(report, healedAt, options.tasks * options.holdsPerTask),
     clientHosts: new Set(report.hostOf.values()).size,
   };
-}
-
-// The grants `worker` was given by `at`.
-function grantsOf(worker: ChaosPermitReport['workers'][number], at: number): number {
-  return worker.events.filter((event) => event.event === 'acquired' && event.at <= at).length;
 }
 
 // The holds still counted at the store when a cut-off began, and how many of them were told (their
