@@ -1,7 +1,10 @@
 import type { BackendContext } from './SuiteContext.js';
 
-// How many times the server that owns `name` has run the commands `counted` names, scripts' included.
-async function callsOn(ctx: BackendContext, name: string, counted: RegExp): Promise<number> {
+/**
+ * How many times the server that owns `name` has run the commands `counted` (a global, multiline
+ * pattern over INFO commandstats, capturing the calls) names, scripts' included.
+ */
+export async function callsOn(ctx: BackendContext, name: string, counted: RegExp): Promise<number> {
   const stats = String(await ctx.backend().command(['INFO', 'commandstats'], name));
   let calls = 0;
   for (const match of stats.matchAll(counted)) calls += Number(match[1]);

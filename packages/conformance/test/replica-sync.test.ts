@@ -4,6 +4,7 @@ import { ClientClosedError, ReplicaSyncError, type LockClient } from '@deadbolt/
 import { parseInfo, type RedisNode } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, type Backend } from '../src/backends/index.js';
+import { syncCalls, syncCommandsWithAof } from '../src/replicaSyncCommands.js';
 import { useBackendContext } from '../src/SuiteContext.js';
 
 /** The running replica of the master that owns `key`. */
@@ -28,12 +29,6 @@ async function readReplica(backend: Backend, replica: RedisNode, ...args: string
   }
 }
 
-/** How many times the master owning `key` ran `command` (lower case), from INFO commandstats. */
-async function calls(backend: Backend, key: string, command: string): Promise<number> {
-  const stats = String(await backend.command(['INFO', 'commandstats'], key));
-  return Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
-}
-
 /** Nothing of a failed acquisition is left: no lock on the master, no subscription, no renewal. */
 async function expectNothingLeft(backend: Backend, client: LockClient, name: string): Promise<void> {
   expect(await backend.command(['EXISTS', name], name)).toBe(0);
@@ -48,39 +43,34 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     const client = await ctx.client({ replicaSync: { timeout: 10_000 } });
     const name = ctx.uniqueName('live');
     const replica = await replicaFor(ctx.backend(), name);
-    const waits = await calls(ctx.backend(), name, 'wait');
+    const waits = await syncCalls(ctx, name, 'wait');
     const held = await client.lock(name).acquire({ owner: 'o' });
     expect(await readReplica(ctx.backend(), replica, 'HGETALL', name)).toEqual([`${client.id}:o`, '1']);
     await held.release();
     expect(await readReplica(ctx.backend(), replica, 'EXISTS', name)).toBe(0);
-    expect(await calls(ctx.backend(), name, 'wait')).toBe(waits + 2);
+    expect(await syncCalls(ctx, name, 'wait')).toBe(waits + 2);
   });
 
   it('costs nothing when off: no WAIT is sent', async () => {
     const client = await ctx.client();
     const name = ctx.uniqueName('off');
-    const waits = await calls(ctx.backend(), name, 'wait');
+    const waits = await syncCalls(ctx, name, 'wait');
     await (await client.lock(name).acquire()).release();
-    expect(await calls(ctx.backend(), name, 'wait')).toBe(waits);
+    expect(await syncCalls(ctx, name, 'wait')).toBe(waits);
   });
 
   it('with AOF on, uses WAITAOF on a server that has it (Redis 7.2 or later, Valkey) and WAIT on one before', async () => {
     const name = ctx.uniqueName('aof');
-    const version = parseInfo(String(await ctx.backend().command(['INFO', 'server'], name))).get('redis_version') ?? '';
-    const [major = 0, minor = 0] = version.split('.').map(Number);
-    const [used, unused] = major > 7 || (major === 7 && minor >= 2) ? ['waitaof', 'wait'] : ['wait', 'waitaof'];
+    const { used, unused } = await syncCommandsWithAof(ctx, name);
     // WAITAOF counts the replicas that wrote the lock to their AOF: every node has it on.
     const nodes = ctx.backend().nodes.filter((node) => node.running);
     for (const node of nodes) await node.command('CONFIG', 'SET', 'appendonly', 'yes');
     try {
       const client = await ctx.client({ replicaSync: { timeout: 10_000 } });
-      const [usedBefore, unusedBefore] = [
-        await calls(ctx.backend(), name, used),
-        await calls(ctx.backend(), name, unused),
-      ];
+      const [usedBefore, unusedBefore] = [await syncCalls(ctx, name, used), await syncCalls(ctx, name, unused)];
       await (await client.lock(name).acquire()).release();
-      expect(await calls(ctx.backend(), name, used)).toBe(usedBefore + 2);
-      expect(await calls(ctx.backend(), name, unused)).toBe(unusedBefore);
+      expect(await syncCalls(ctx, name, used)).toBe(usedBefore + 2);
+      expect(await syncCalls(ctx, name, unused)).toBe(unusedBefore);
     } finally {
       for (const node of nodes) await node.command('CONFIG', 'SET', 'appendonly', 'no');
     }
@@ -161,7 +151,7 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     const client = await ctx.client({ replicaSync: { timeout: 200, retries: 50 } });
     const name = ctx.uniqueName('retries');
     const replica = await replicaFor(ctx.backend(), name);
-    const waits = await calls(ctx.backend(), name, 'wait');
+    const waits = await syncCalls(ctx, name, 'wait');
     await replica.pause();
     const acquiring = client.lock(name).acquire({ owner: 'late' });
     try {
@@ -171,7 +161,7 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
       await replica.resume();
     }
     const held = await acquiring;
-    expect(await calls(ctx.backend(), name, 'wait')).toBeGreaterThan(waits + 1);
+    expect(await syncCalls(ctx, name, 'wait')).toBeGreaterThan(waits + 1);
     expect(await readReplica(ctx.backend(), replica, 'HGETALL', name)).toEqual([`${client.id}:late`, '1']);
     await held.release();
   });

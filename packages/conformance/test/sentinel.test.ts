@@ -3,11 +3,12 @@
 // a deployment of its own, since the failover tests kill its master; sentinel-kinds.test.ts runs
 // the other kinds.
 import { LockLostError, type Executor } from '@deadbolt/core';
-import type { SentinelHandle } from '@deadbolt/test-harness';
+import { parseInfo, type RedisNode, type SentinelHandle } from '@deadbolt/test-harness';
 import { describe, expect, it, vi } from 'vitest';
 import { MAJORS, SENTINEL_BACKENDS, type ConnectedExecutor } from '../src/backends/index.js';
 import { LOCK, subjectOf } from '../src/kinds/index.js';
 import { LOCK_SUITES, type LockSuiteName } from '../src/lockConformance.js';
+import { syncCalls, syncCommandsWithAof } from '../src/replicaSyncCommands.js';
 import { useSuiteContext, type SuiteContext } from '../src/SuiteContext.js';
 import { eventually, waitersAsleep } from '../src/timing.js';
 
@@ -28,6 +29,21 @@ const LONG_LEASE_MS = 120_000;
 const WAIT_MS = 60_000;
 /** How long a failover (Sentinels' agreement, clients reconnecting) may take to show in a test. */
 const FAILOVER_MS = 20_000;
+/**
+ * The test that crashes the promoted master waits for the Sentinels' agreement three times (the
+ * kill, the crash, the revival), each of which the harness gives up on after 30 s.
+ */
+const CRASH_TEST_MS = 120_000;
+/** How long a data node may take to write its AOF's first file once AOF is switched on. */
+const AOF_REWRITE_MS = 10_000;
+/** What the harness starts data nodes with. */
+const AOF_OFF: AofSettings = { appendonly: 'no', appendfsync: 'everysec' };
+
+/** The AOF settings the crash test puts on every data node. */
+interface AofSettings {
+  readonly appendonly: 'yes' | 'no';
+  readonly appendfsync: 'always' | 'everysec';
+}
 
 describe.each(SENTINEL_BACKENDS)('Lock on $adapter/$topology', ({ adapter, topology }) => {
   const ctx = useSuiteContext(subjectOf(LOCK), adapter, topology);
@@ -51,6 +67,24 @@ async function masterHasSubscriber(ctx: SuiteContext, channel: string): Promise<
 /** The lock's key exists on the current master with a lease left. */
 async function masterHasLock(ctx: SuiteContext, name: string): Promise<boolean> {
   return Number(await deployment(ctx).master().command('PTTL', name)) > 0;
+}
+
+/**
+ * Sets `settings` on every data node and records them in its config file (CONFIG REWRITE), so
+ * that a restarted node starts with them, then waits until no node rewrites its AOF any more:
+ * switched on, AOF counts for WAITAOF only once the node has written the AOF's first file.
+ */
+async function persistAof(sentinel: SentinelHandle, settings: AofSettings): Promise<void> {
+  for (const node of sentinel.dataNodes) {
+    await node.command('CONFIG', 'SET', 'appendonly', settings.appendonly, 'appendfsync', settings.appendfsync);
+    await node.command('CONFIG', 'REWRITE');
+  }
+  for (const node of sentinel.dataNodes) expect(await eventually(() => aofWritten(node), AOF_REWRITE_MS)).toBe(true);
+}
+
+async function aofWritten(node: RedisNode): Promise<boolean> {
+  const info = parseInfo(await node.command('INFO', 'persistence'));
+  return info.get('aof_rewrite_in_progress') === '0' && info.get('aof_rewrite_scheduled') === '0';
 }
 
 /** Records what an executor reports. */
@@ -142,6 +176,52 @@ function failoverTests(ctx: SuiteContext): void {
     await deployment(ctx).revive();
     await held.release();
   });
+
+  it(
+    'keeps a lock taken with replica sync and AOF on through the kill of the master, then a crash of the promoted one',
+    async () => {
+      const sentinel = deployment(ctx);
+      const name = ctx.uniqueName('crash-synced');
+      const { used, unused } = await syncCommandsWithAof(ctx, name);
+      // WAITAOF returns once the replicas have fsynced the lock to their AOF. WAIT (Redis 7.0)
+      // promises only their memory; with appendfsync always, though, a replica writes and fsyncs
+      // what it applied before it sends anything, its acknowledgement included: then the AOF has
+      // the lock before WAIT counts the replica. (A SIGKILL loses what a process has not written,
+      // not what it has not fsynced: the crash below shows the write, the command counts the rest.)
+      await persistAof(sentinel, { appendonly: 'yes', appendfsync: used === 'waitaof' ? 'everysec' : 'always' });
+      try {
+        const [client, other] = [
+          await ctx.client({ ...BOTH_REPLICAS, watchdogTimeout: KILL_WATCHDOG_MS }),
+          await ctx.client(),
+        ];
+        const before = { used: await syncCalls(ctx, name, used), unused: await syncCalls(ctx, name, unused) };
+        const held = await client.lock(name).acquire({ owner: 'crash' });
+        expect(await syncCalls(ctx, name, used)).toBe(before.used + 1);
+        expect(await syncCalls(ctx, name, unused)).toBe(before.unused);
+        const promoted = await sentinel.killMaster();
+        // At once, before anything else reaches it: the promoted master crashes (SIGKILL) and
+        // starts again from its config file, which Sentinel rewrote when it promoted it.
+        await promoted.restart();
+        // A new process, which no one replicates to: only its AOF can have given it the lock.
+        expect(parseInfo(await promoted.command('INFO', 'persistence')).get('aof_enabled')).toBe('1');
+        expect(await promoted.command('HGETALL', name)).toEqual([`${client.id}:crash`, '1']);
+        // The Sentinels may have failed over to the other replica meanwhile, which had the lock too.
+        await sentinel.waitForAgreement();
+        expect(await masterHasLock(ctx, name)).toBe(true);
+        expect(await other.lock(name).tryAcquire()).toBeNull();
+        expect(held.signal.reason).toBeUndefined();
+        // Back to two replicas, which the client waits for.
+        await sentinel.revive();
+        await held.release();
+        expect(await masterHasLock(ctx, name)).toBe(false);
+      } finally {
+        // Every data node running again, so that each can be set back.
+        await sentinel.revive();
+        await persistAof(sentinel, AOF_OFF);
+      }
+    },
+    CRASH_TEST_MS,
+  );
 
   it('may lose a lock taken without replica sync when the master is killed; then its holder is told', async () => {
     const sentinel = deployment(ctx);

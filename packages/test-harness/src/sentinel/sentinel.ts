@@ -45,7 +45,12 @@ export interface SentinelHandle {
   readonly sentinels: readonly RedisNode[];
   /** Their addresses, for a driver's `sentinels` / `sentinelRootNodes`. */
   readonly sentinelAddresses: readonly SentinelAddress[];
-  /** The data nodes, the first master first; their roles change with failovers. */
+  /**
+   * The data nodes, the first master first; their roles change with failovers. Each has a config
+   * file, which Sentinel rewrites as it changes the node's role, and CONFIG REWRITE as a test
+   * changes a setting: as in a real deployment, a restarted node starts with what it records (a
+   * promoted master comes back as a master, with its AOF if AOF was on).
+   */
   readonly dataNodes: readonly RedisNode[];
   /** The master the Sentinels last agreed on. */
   master(): RedisNode;
@@ -67,6 +72,12 @@ export interface SentinelHandle {
   killMaster(): Promise<RedisNode>;
   /** Restarts every killed data node as a replica of the current master and waits until it follows. */
   revive(): Promise<void>;
+  /**
+   * Resolves with the master once every Sentinel names the same one, no failover is under way,
+   * the running data nodes replicate it and the Sentinels count them: after a fault a test caused
+   * itself (a data node's restart, say).
+   */
+  waitForAgreement(): Promise<RedisNode>;
   /** Stops every server and Sentinel. */
   stop(): Promise<void>;
 }
@@ -91,11 +102,12 @@ const RETRYABLE = ['NOGOODSLAVE', 'INPROG'];
 export async function startSentinel(options: SentinelOptions = {}): Promise<SentinelHandle> {
   requireExecutable('redis-server', 'startSentinel()');
   const settings = { ...DEFAULTS, ...options };
-  const master = await startProcessNode();
+  // Config files, which Sentinel and CONFIG REWRITE rewrite: a restarted node comes back with them.
+  const master = await startProcessNode({ config: '' });
   return stopOnFailure([master], async () => {
-    const replicaArgs = ['--replicaof', master.host, String(master.port)];
+    const replicaConfig = `replicaof ${master.host} ${master.port}\n`;
     const replicas = await startAll(
-      Array.from({ length: REPLICAS }, () => () => startProcessNode({ args: replicaArgs })),
+      Array.from({ length: REPLICAS }, () => () => startProcessNode({ config: replicaConfig })),
     );
     const dataNodes = [master, ...replicas];
     return stopOnFailure(dataNodes, async () => {

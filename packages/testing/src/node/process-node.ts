@@ -1,14 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { processState } from '../server/liveness.js';
 import { makeServerDir, removeServerDir } from '../server/dirs.js';
-import { exitsWithin, launchOnFreePort, launchOnPort, waitForExit, type ServerProcess } from '../server/spawn.js';
+import {
+  exitsWithin,
+  launchOnFreePort,
+  launchOnPort,
+  waitForExit,
+  writeConfigFile,
+  type ServerProcess,
+} from '../server/spawn.js';
 import { waitFor } from '../wait.js';
 import { NodeAccess } from './node-access.js';
 import type { RedisNode } from './redis-node.js';
 
 const STOP_GRACE_MS = 1000;
-const CONFIG_FILE = 'redis.conf';
 const HOST = '127.0.0.1';
 
 /** Options of {@link startProcessNode}. */
@@ -16,8 +20,9 @@ export interface ProcessNodeOptions {
   /** More redis-server arguments, e.g. `['--cluster-enabled', 'yes']`. */
   readonly args?: readonly string[];
   /**
-   * The text of a config file, written into the server's directory and passed first; the server
-   * may rewrite it (a Sentinel records what it learns there) and reads it again on a restart.
+   * The text of a config file, written into the server's directory after the harness's default
+   * settings and passed first. The server may rewrite it (a Sentinel records what it learns there,
+   * CONFIG REWRITE what was set at run time) and reads it again on a restart.
    */
   readonly config?: string;
 }
@@ -27,7 +32,7 @@ export async function startProcessNode(options: ProcessNodeOptions = {}): Promis
   const dir = makeServerDir();
   const args = options.args ?? [];
   try {
-    const configFile = options.config === undefined ? undefined : writeConfig(dir, options.config);
+    const configFile = options.config === undefined ? undefined : writeConfigFile(dir, options.config);
     const { port, server } = await launchOnFreePort(dir, args, configFile);
     return new ProcessNode(port, dir, args, server, configFile);
   } catch (error) {
@@ -113,13 +118,6 @@ class ProcessNode extends NodeAccess implements RedisNode {
     }
     removeServerDir(this.dir);
   }
-}
-
-/** Writes a server's config file into its directory and returns its path. */
-function writeConfig(dir: string, text: string): string {
-  const file = path.join(dir, CONFIG_FILE);
-  fs.writeFileSync(file, text);
-  return file;
 }
 
 /** Sends a signal, ignoring "no such process": the node died on its own, which is fine here. */

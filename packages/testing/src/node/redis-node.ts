@@ -21,8 +21,9 @@ export interface RedisNode {
   kill(): Promise<void>;
   /**
    * Starts the server again on the same port and waits until it answers PING. Data is gone, as
-   * after a crash without persistence; a cluster node keeps its identity (its nodes.conf).
-   * A running node is killed first.
+   * after a crash without persistence; a cluster node keeps its identity (its nodes.conf). A
+   * node started with a config file starts from it again, with what CONFIG REWRITE recorded
+   * there: with AOF on, it reloads its data from its AOF. A running node is killed first.
    */
   restart(): Promise<void>;
   /** Freezes the server (SIGSTOP): connections stay open but nothing is answered. */

@@ -10,6 +10,16 @@ import { forgetServer, recordServer } from './registry.js';
 
 const READY_TIMEOUT_MS = 10_000;
 const START_ATTEMPTS = 8;
+/**
+ * What every test server starts with: no persistence, and no wait before a diskless full sync
+ * (replicas would otherwise wait 5 s for more replicas).
+ */
+const DEFAULT_SETTINGS: readonly (readonly [name: string, value: string])[] = [
+  ['save', ''],
+  ['appendonly', 'no'],
+  ['repl-diskless-sync-delay', '0'],
+];
+const CONFIG_FILE = 'redis.conf';
 
 /** A redis-server child process as it is tracked here. */
 export interface ServerProcess {
@@ -32,9 +42,23 @@ class StartError extends Error {
 }
 
 /**
+ * Writes a server's config file into its directory and returns its path: the
+ * {@link DEFAULT_SETTINGS}, then `text`. The defaults go in the file rather than on the command
+ * line, which would override the file: so what CONFIG REWRITE records there (AOF switched on, say)
+ * holds when the server starts again.
+ */
+export function writeConfigFile(dir: string, text: string): string {
+  const file = path.join(dir, CONFIG_FILE);
+  const defaults = DEFAULT_SETTINGS.map(([name, value]) => `${name} "${value}"\n`).join('');
+  fs.writeFileSync(file, defaults + text);
+  return file;
+}
+
+/**
  * Starts redis-server on a free port, retrying with another port when the chosen one was taken
  * in the meantime (by a parallel worker, say). `extraArgs` may not depend on the port.
- * `configFile`, when given, is passed first, as redis-server wants it (a Sentinel needs one it can rewrite).
+ * `configFile`, when given, is passed first, as redis-server wants it (a Sentinel needs one it can
+ * rewrite); it comes from {@link writeConfigFile}, which holds the default settings.
  */
 export async function launchOnFreePort(
   dir: string,
@@ -86,19 +110,13 @@ async function launch(
     String(port),
     '--bind',
     '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
+    ...(configFile === undefined ? DEFAULT_SETTINGS.flatMap(([name, value]) => [`--${name}`, value]) : []),
     '--daemonize',
     'no',
     '--dir',
     dir,
     '--logfile',
     logFile,
-    // Replicas would otherwise wait 5 s for more replicas before a diskless full sync.
-    '--repl-diskless-sync-delay',
-    '0',
     ...extraArgs,
   ];
   // Not detached and not daemonized: the pid we get is the server's, and we can signal it.
@@ -129,9 +147,10 @@ async function launch(
   while (!exited) {
     try {
       // Not PING: if another process won the race for the port, it would answer while ours
-      // exits with "Address already in use". The pid in INFO tells whose server answers.
-      const info = parseInfo(await sendCommand({ host: '127.0.0.1', port }, ['INFO', 'server'], { timeoutMs: 1000 }));
-      if (info.get('process_id') === String(pid)) return server;
+      // exits with "Address already in use". The pid in INFO tells whose server answers, and
+      // `loading` whether it still loads its files (a restart with AOF on), refusing commands.
+      const info = parseInfo(await sendCommand({ host: '127.0.0.1', port }, ['INFO'], { timeoutMs: 1000 }));
+      if (info.get('process_id') === String(pid) && info.get('loading') !== '1') return server;
     } catch {
       // not listening yet
     }
