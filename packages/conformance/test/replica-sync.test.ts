@@ -1,11 +1,14 @@
 // Replica sync (LockClientOptions.replicaSync) on a master with a replica: standalone, and a
-// cluster whose masters each have one. Replicas are paused and killed for real.
-import { ClientClosedError, ReplicaSyncError, type LockClient } from '@deadbolt/core';
+// cluster whose masters each have one. Replicas are paused and killed for real. Locks, the
+// semaphores' permits and a latch's count.
+import { ClientClosedError, ReplicaSyncError, type LockClient, type LockClientOptions } from '@deadbolt/core';
+import { CountDownLatch } from '@deadbolt/countdown-latch';
+import { PermitExpirableSemaphore, Semaphore } from '@deadbolt/semaphore';
 import { parseInfo, type RedisNode } from '@deadbolt/test-harness';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, type Backend } from '../src/backends/index.js';
 import { syncCalls, syncCommandsWithAof } from '../src/replicaSyncCommands.js';
-import { useBackendContext } from '../src/SuiteContext.js';
+import { useBackendContext, type BackendContext } from '../src/SuiteContext.js';
 
 /** The running replica of the master that owns `key`. */
 async function replicaFor(backend: Backend, key: string): Promise<RedisNode> {
@@ -29,11 +32,37 @@ async function readReplica(backend: Backend, replica: RedisNode, ...args: string
   }
 }
 
+/** How many WAITs the master owning `name` ran while `writes` ran. */
+async function waitsDuring(ctx: BackendContext, name: string, writes: () => Promise<unknown>): Promise<number> {
+  const before = await syncCalls(ctx, name, 'wait');
+  await writes();
+  return (await syncCalls(ctx, name, 'wait')) - before;
+}
+
 /** Nothing of a failed acquisition is left: no lock on the master, no subscription, no renewal. */
 async function expectNothingLeft(backend: Backend, client: LockClient, name: string): Promise<void> {
   expect(await backend.command(['EXISTS', name], name)).toBe(0);
   expect(client.activity().channels).toEqual([]);
   expect(client.activity().renewing).toBe(0);
+}
+
+/** The semaphores, each acquiring and releasing permits its own way. */
+const SEMAPHORES = [
+  { kind: 'Semaphore', make: (client: LockClient, name: string) => new Semaphore(client, name) },
+  {
+    kind: 'PermitExpirableSemaphore',
+    make: (client: LockClient, name: string) => new PermitExpirableSemaphore(client, name),
+  },
+] as const;
+
+/** Runs `during` with `replica` paused, resuming it whatever happens. */
+async function whilePaused<T>(replica: RedisNode, during: () => Promise<T>): Promise<T> {
+  await replica.pause();
+  try {
+    return await during();
+  } finally {
+    await replica.resume();
+  }
 }
 
 describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ adapter, topology }) => {
@@ -54,9 +83,7 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
   it('costs nothing when off: no WAIT is sent', async () => {
     const client = await ctx.client();
     const name = ctx.uniqueName('off');
-    const waits = await syncCalls(ctx, name, 'wait');
-    await (await client.lock(name).acquire()).release();
-    expect(await syncCalls(ctx, name, 'wait')).toBe(waits);
+    expect(await waitsDuring(ctx, name, async () => (await client.lock(name).acquire()).release())).toBe(0);
   });
 
   it('with AOF on, uses WAITAOF on a server that has it (Redis 7.2 or later, Valkey) and WAIT on one before', async () => {
@@ -164,6 +191,119 @@ describe.each(BACKENDS)('replica sync on $adapter/$topology with a replica', ({ 
     expect(await syncCalls(ctx, name, 'wait')).toBeGreaterThan(waits + 1);
     expect(await readReplica(ctx.backend(), replica, 'HGETALL', name)).toEqual([`${client.id}:late`, '1']);
     await held.release();
+  });
+
+  describe.each(SEMAPHORES)('$kind', ({ make }) => {
+    // A semaphore with `permits` set, on a client with `options`, and the replica of its master.
+    const setUp = async (label: string, permits: number, options?: LockClientOptions) => {
+      const client = await ctx.client(options);
+      const name = ctx.uniqueName(label);
+      const semaphore = make(client, name);
+      await semaphore.trySetPermits(permits);
+      return { client, name, semaphore, replica: await replicaFor(ctx.backend(), name) };
+    };
+
+    it('with a live replica, the replica has the free permits of each acquisition and release as soon as the call returns', async () => {
+      const { name, semaphore, replica } = await setUp('permits-live', 3, { replicaSync: { timeout: 10_000 } });
+      const waits = await waitsDuring(ctx, name, async () => {
+        const held = await semaphore.acquire(2);
+        expect(await readReplica(ctx.backend(), replica, 'GET', name)).toBe('1');
+        await held.release();
+        expect(await readReplica(ctx.backend(), replica, 'GET', name)).toBe('3');
+      });
+      expect(waits).toBe(2);
+    });
+
+    it('costs nothing when off: no WAIT is sent', async () => {
+      const { name, semaphore } = await setUp('permits-off', 1);
+      expect(await waitsDuring(ctx, name, async () => (await semaphore.acquire()).release())).toBe(0);
+    });
+
+    it('with the replica paused, an acquisition fails with ReplicaSyncError and gives the permits back', async () => {
+      const { client, name, semaphore, replica } = await setUp('permits-paused', 2, { replicaSync: { timeout: 300 } });
+      await whilePaused(replica, async () => {
+        await expect(semaphore.acquire(2)).rejects.toMatchObject({
+          name: 'ReplicaSyncError',
+          operation: 'acquire',
+          acknowledged: 0,
+          required: 1,
+          lockName: name,
+        });
+        await expect(semaphore.tryAcquire(1)).rejects.toBeInstanceOf(ReplicaSyncError);
+        expect(await semaphore.availablePermits()).toBe(2);
+      });
+      expect(client.activity()).toMatchObject({ channels: [], renewing: 0 });
+    });
+
+    it('closing the client while an acquisition waits for its replica gives the permits back', async () => {
+      const { client, name, semaphore, replica } = await setUp('permits-closed', 1, {
+        replicaSync: { timeout: 5_000 },
+      });
+      // Wrapped: an async function returning the promise itself would wait for it while paused.
+      const { acquiring } = await whilePaused(replica, async () => {
+        const result = semaphore.acquire().catch((e: unknown) => e);
+        // Taken on the master, and waiting in WAIT for the paused replica.
+        await expect.poll(() => ctx.backend().command(['GET', name], name), { timeout: 5_000 }).toBe('0');
+        await client.close();
+        return { acquiring: result };
+      });
+      // The replica acknowledges once resumed: the wait succeeds, but nobody would hold the permits.
+      expect(await acquiring).toBeInstanceOf(ClientClosedError);
+      await expect.poll(() => ctx.backend().command(['GET', name], name), { timeout: 5_000 }).toBe('1');
+    });
+
+    it('with the replica paused, a release fails with ReplicaSyncError, and the permits are free on the master', async () => {
+      const { semaphore, replica } = await setUp('permits-paused-release', 2, {
+        replicaSync: { timeout: 300 },
+      });
+      const held = await semaphore.acquire(2);
+      await whilePaused(replica, async () => {
+        await expect(held.release()).rejects.toMatchObject({ name: 'ReplicaSyncError', operation: 'release' });
+        expect(await semaphore.availablePermits()).toBe(2);
+      });
+    });
+  });
+
+  describe('CountDownLatch', () => {
+    it('with a live replica, the replica has the count each trySetCount and countDown wrote as soon as the call returns', async () => {
+      const client = await ctx.client({ replicaSync: { timeout: 10_000 } });
+      const name = ctx.uniqueName('latch-live');
+      const replica = await replicaFor(ctx.backend(), name);
+      const latch = new CountDownLatch(client, name);
+      const waits = await waitsDuring(ctx, name, async () => {
+        await latch.trySetCount(2);
+        expect(await readReplica(ctx.backend(), replica, 'GET', name)).toBe('2');
+        await latch.countDown();
+        expect(await readReplica(ctx.backend(), replica, 'GET', name)).toBe('1');
+        await latch.countDown();
+        expect(await readReplica(ctx.backend(), replica, 'EXISTS', name)).toBe(0);
+      });
+      expect(waits).toBe(3);
+    });
+
+    it('costs nothing when off: no WAIT is sent', async () => {
+      const client = await ctx.client();
+      const name = ctx.uniqueName('latch-off');
+      const latch = new CountDownLatch(client, name);
+      const waits = await waitsDuring(ctx, name, async () => {
+        await latch.trySetCount(1);
+        await latch.countDown();
+      });
+      expect(waits).toBe(0);
+    });
+
+    it('with the replica paused, trySetCount and countDown fail with ReplicaSyncError, and the count stands on the master', async () => {
+      const client = await ctx.client({ replicaSync: { timeout: 300 } });
+      const name = ctx.uniqueName('latch-paused');
+      const replica = await replicaFor(ctx.backend(), name);
+      const latch = new CountDownLatch(client, name);
+      await whilePaused(replica, async () => {
+        await expect(latch.trySetCount(2)).rejects.toMatchObject({ name: 'ReplicaSyncError', operation: 'setCount' });
+        expect(await latch.getCount()).toBe(2);
+        await expect(latch.countDown()).rejects.toMatchObject({ name: 'ReplicaSyncError', operation: 'countDown' });
+        expect(await latch.getCount()).toBe(1);
+      });
+    });
   });
 
   // Last: the replica stays dead.

@@ -13,7 +13,7 @@ export { reentrantLockKind } from './lock/Lock.js';
 export { heldLock } from './lock/HeldLock.js';
 export type { HoldHandle, HoldLimit } from './lock/HoldHandle.js';
 export { checkExtendOptions } from './lock/ExtendOptions.js';
-export { giveBackIfGone, giveBackQuietly, runAttempt } from './lock/acquisition/giveBack.js';
+export { confirmOrGiveBack, giveBackIfGone, giveBackQuietly, runAttempt } from './lock/acquisition/giveBack.js';
 export { isLock } from './lock/isLock.js';
 export { attemptAlone, type UnkeptHold } from './lock/attemptAlone.js';
 export { watchLoss } from './lock/watchLoss.js';

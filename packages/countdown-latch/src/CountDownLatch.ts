@@ -1,4 +1,4 @@
-import type { LockHost } from '@deadbolt/core';
+import type { LockHost, SyncedOperation } from '@deadbolt/core';
 import {
   call,
   checkCount,
@@ -42,7 +42,9 @@ const AWAIT_OPTIONS = ['waitTime', 'signal'] as const;
  * it reaches Redis, and never past its deadline (the client's estimate of the server's time at the
  * send, plus `commandTimeout`): a copy the driver re-sends, or the network delivers late, counts
  * nothing, sets nothing and deletes nothing. A call that fails with `RedisUnavailableError` may or
- * may not have run; calling again is a new request.
+ * may not have run; calling again is a new request. With the client's `replicaSync`, each change
+ * returns once replicas have it, and fails with `ReplicaSyncError` when they do not (it stands on
+ * the master).
  *
  * @example
  * ```ts
@@ -78,19 +80,24 @@ export class CountDownLatch {
    * @param count - a non-negative safe integer; 0 sets a latch that is open already
    * @returns `true` when set, `false` when the latch has a count already (it is left as it is)
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `count` is not a non-negative safe integer
+   * @throws {@link @deadbolt/core!index.ReplicaSyncError} (operation `setCount`) when the client's `replicaSync`
+   *   replicas did not confirm it; what it did stands on the master
    */
   async trySetCount(count: number): Promise<boolean> {
     checkCount(count, 'count', 0);
-    return this.#change((request) => call(trySetCountCommand, { ...request, count }));
+    return this.#change('setCount', (request) => call(trySetCountCommand, { ...request, count }));
   }
 
   /**
    * Counts the latch down by one. The countdown that reaches zero deletes the key and wakes every
    * waiter, on every client and on Redisson's side. On a latch with no count it changes nothing
    * (as Redisson: the count would fall below zero, so the key is deleted).
+   *
+   * @throws {@link @deadbolt/core!index.ReplicaSyncError} (operation `countDown`) when the client's
+   *   `replicaSync` replicas did not confirm it; the countdown stands on the master
    */
   async countDown(): Promise<void> {
-    return this.#change((request) => call(countDownCommand, request));
+    return this.#change('countDown', (request) => call(countDownCommand, request));
   }
 
   /** The count: 0 when the latch has none (open). */
@@ -105,9 +112,11 @@ export class CountDownLatch {
    * (Redisson announces a delete as a new count, which does not wake its own waiters.)
    *
    * @returns `true` when the latch had a count, `false` when there was none
+   * @throws {@link @deadbolt/core!index.ReplicaSyncError} (operation `delete`) when the client's
+   *   `replicaSync` replicas did not confirm it; the latch is deleted on the master
    */
   async delete(): Promise<boolean> {
-    return this.#change((request) => call(deleteLatchCommand, request));
+    return this.#change('delete', (request) => call(deleteLatchCommand, request));
   }
 
   /**
@@ -142,10 +151,14 @@ export class CountDownLatch {
 
   // Each change is one request with an id of its own, run once however often it reaches Redis
   // and never past its deadline; after an outcome it did not learn, it is sent again for a while
-  // (LockRuntime.runOnce), and a try that did run makes the next answer its outcome.
-  #change<Reply>(bind: (request: LatchRequestInput) => Call<Reply>): Promise<Reply> {
+  // (LockRuntime.runOnce), and a try that did run makes the next answer its outcome. With replica
+  // sync, it then waits for the replicas whatever the reply: every change writes, if only its
+  // request record.
+  async #change<Reply>(operation: SyncedOperation, bind: (request: LatchRequestInput) => Call<Reply>): Promise<Reply> {
     const runtime = this.#runtime;
     runtime.assertOpen();
-    return runtime.runOnce(bind({ name: this.name, request: runtime.newHoldId() }));
+    const reply = await runtime.runOnce(bind({ name: this.name, request: runtime.newHoldId() }));
+    await runtime.confirmReplicas?.(this.name, operation);
+    return reply;
   }
 }

@@ -61,6 +61,8 @@ export class HeldPermits implements AsyncDisposable {
    *   had given them back. The release is over either way (`released` is `true`).
    * @throws `LockNotHeldError` when a release completed already: nothing was sent
    * @throws `RedisUnavailableError` when Redis could not be reached; `ClientClosedError` once the client is closing
+   * @throws `ReplicaSyncError` when the client's `replicaSync` replicas did not confirm the release:
+   *   the permits are given back on the master
    */
   release(): Promise<void> {
     return this.#releases.run(() => {

@@ -1,5 +1,5 @@
 import { LockNotHeldError, type LockHost } from '@deadbolt/core';
-import { call, checkDuration, giveBackIfGone, runAttempt, type Call, type HoldHandle } from '@deadbolt/core/kit';
+import { call, checkDuration, runAttempt, type Call, type HoldHandle } from '@deadbolt/core/kit';
 import { expirableAddPermitsCommand } from './commands/expirableAddPermits.js';
 import { expirableAvailablePermitsCommand } from './commands/expirableAvailablePermits.js';
 import { expirableReleaseCommand } from './commands/expirableRelease.js';
@@ -73,7 +73,8 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    * @param permits - how many permits to take, a positive safe integer (default 1)
    * @returns the permits taken, with their ids, to give back with `release()` or `await using`
    * @throws {@link PermitWaitTimeoutError} when `waitTime` ran out; {@link @deadbolt/core!index.InvalidArgumentError}
-   *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
+   *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted;
+   *   `ReplicaSyncError` when the client's `replicaSync` replicas did not confirm the permits (given back then)
    */
   async acquire(permits = 1, options?: ExpirablePermitAcquireOptions): Promise<HeldExpirablePermits> {
     const checked = checkAcquire(permits, options, {
@@ -92,7 +93,8 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    * @param permits - how many permits to take, a positive safe integer (default 1)
    * @returns the permits taken, or `null` when too few were free within `waitTime` (default 0: one attempt)
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} for a bad argument; `RedisUnavailableError`,
-   *   `ClientClosedError`; rejects with the signal's reason when aborted
+   *   `ClientClosedError`; rejects with the signal's reason when aborted; `ReplicaSyncError` when
+   *   the client's `replicaSync` replicas did not confirm the permits (given back then)
    */
   async tryAcquire(permits = 1, options?: ExpirablePermitAcquireOptions): Promise<HeldExpirablePermits | null> {
     return this.#take(checkAcquire(permits, options, { minPermits: 1, defaultWait: 0, leased: true }));
@@ -104,7 +106,9 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    * process are given back with its own `release()` instead, which also stops their renewal.
    *
    * @throws {@link @deadbolt/core!index.LockNotHeldError} when no permit is held under that id (released
-   *   already, or its lease ended); {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex
+   *   already, or its lease ended); {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex;
+   *   `ReplicaSyncError` when the client's `replicaSync` replicas did not confirm the release (the permit is
+   *   free on the master)
    */
   async release(permitId: string): Promise<void> {
     if (!(await this.tryRelease(permitId))) {
@@ -122,18 +126,20 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
    * Safe to call again: a permit is given back once.
    *
    * @returns `true` when it was held and is now free, `false` when no permit is held under that id
-   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permitId` is not hex; `ReplicaSyncError` when
+   *   the client's `replicaSync` replicas did not confirm the release (the permit is free on the master)
    */
   async tryRelease(permitId: string): Promise<boolean> {
     const id = checkPermitId(permitId);
     // A request id of this call's own: a copy of it (a driver's re-send, or a retry after an
     // outcome not learned) answers the first outcome, while calling again is a new request (and
     // finds the permit given back).
-    return (
+    const released =
       (await this.runOnce(
         call(expirableReleaseCommand, { name: this.name, ids: [id], request: this.runtime.newHoldId() }),
-      )) === 1
-    );
+      )) === 1;
+    if (released) await this.confirmReleased();
+    return released;
   }
 
   /**
@@ -200,8 +206,7 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
     // The wait ran out.
     if (taken === undefined) return null;
     const { hold, sentAt } = taken;
-    // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
-    await giveBackIfGone(runtime, signal, () => this.#giveBack(ids, hold));
+    await this.keepTaken(signal, () => this.#giveBack(ids, hold));
     return new HeldExpirablePermits(this.#handle(ids, leaseTime, sentAt, hold), ids);
   }
 
@@ -220,8 +225,11 @@ export class PermitExpirableSemaphore extends SemaphoreBase {
       acquiredAt,
       // Their fixed leases are their own: nothing to guard.
       keepAlive: (onLost, from, until) => (until === undefined ? runtime.keepAlive(target, onLost, from) : undefined),
-      release: async () =>
-        (await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }))) === ids.length,
+      release: async () => {
+        const released = await runtime.run(call(expirableReleaseCommand, { name, ids, request: hold }));
+        if (released > 0) await this.confirmReleased();
+        return released === ids.length;
+      },
       extend: (lease) =>
         runtime.run(call(expirableUpdateLeaseCommand, { name, ids, lease, hold, request: runtime.newHoldId() })),
       reportLost: (error) => {

@@ -1,5 +1,5 @@
 import { RedisUnavailableError } from '@deadbolt/core';
-import { call, giveBackIfGone, runAttempt, waitOnChannel, type Call } from '@deadbolt/core/kit';
+import { call, runAttempt, waitOnChannel, type Call } from '@deadbolt/core/kit';
 import { addPermitsCommand } from './commands/addPermits.js';
 import { availablePermitsCommand } from './commands/availablePermits.js';
 import { drainPermitsCommand } from './commands/drainPermits.js';
@@ -74,7 +74,8 @@ export class Semaphore extends SemaphoreBase {
    * @param permits - how many permits to take, a non-negative safe integer (default 1)
    * @returns the permits taken, to give back with `release()` or `await using`
    * @throws {@link PermitWaitTimeoutError} when `waitTime` ran out; {@link @deadbolt/core!index.InvalidArgumentError}
-   *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted
+   *   for a bad argument; `RedisUnavailableError`, `ClientClosedError`; rejects with the signal's reason when aborted;
+   *   `ReplicaSyncError` when the client's `replicaSync` replicas did not confirm the permits (given back then)
    */
   async acquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits> {
     const { waitTime, signal } = checkAcquire(permits, options, {
@@ -93,7 +94,8 @@ export class Semaphore extends SemaphoreBase {
    * @param permits - how many permits to take, a non-negative safe integer (default 1)
    * @returns the permits taken, or `null` when too few were available within `waitTime` (default 0: one attempt)
    * @throws {@link @deadbolt/core!index.InvalidArgumentError} for a bad argument; `RedisUnavailableError`,
-   *   `ClientClosedError`; rejects with the signal's reason when aborted
+   *   `ClientClosedError`; rejects with the signal's reason when aborted; `ReplicaSyncError` when
+   *   the client's `replicaSync` replicas did not confirm the permits (given back then)
    */
   async tryAcquire(permits = 1, options?: PermitAcquireOptions): Promise<HeldPermits | null> {
     const { waitTime, signal } = checkAcquire(permits, options, { minPermits: 0, defaultWait: 0, leased: false });
@@ -109,14 +111,17 @@ export class Semaphore extends SemaphoreBase {
    * nothing more. The semaphore keeps its TTL, if it has one, as with Redisson's `release(n)`.
    *
    * @param permits - how many to give back, a non-negative safe integer (default 1); 0 does nothing
-   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a non-negative safe integer
+   * @throws {@link @deadbolt/core!index.InvalidArgumentError} when `permits` is not a non-negative safe integer;
+   *   `ReplicaSyncError` when the client's `replicaSync` replicas did not confirm the release (the permits are
+   *   added on the master)
    */
   async release(permits = 1): Promise<void> {
     checkPermits(permits, 0);
-    if (permits > 0)
-      await this.runOnce(
-        call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId(), ttl: 'keep' }),
-      );
+    if (permits === 0) return;
+    await this.runOnce(
+      call(addPermitsCommand, { name: this.name, permits, request: this.runtime.newHoldId(), ttl: 'keep' }),
+    );
+    await this.confirmReleased();
   }
 
   /** @internal */
@@ -174,13 +179,13 @@ export class Semaphore extends SemaphoreBase {
     }
     if (taken === undefined) return null;
     const { hold, ttl } = taken;
-    // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
-    await giveBackIfGone(runtime, signal, () => this.#giveBack(hold));
+    await this.keepTaken(signal, () => this.#giveBack(hold));
     // While they are held, their mark must not expire before the semaphore does (see holdsKeeper.ts).
     const kept = keepHolds(runtime, name, ttl);
     return new HeldPermits(name, permits, async () => {
       const givenBack = await this.runOnce(call(returnPermitsCommand, { name, hold }));
       kept();
+      if (givenBack > 0) await this.confirmReleased();
       return givenBack > 0;
     });
   }

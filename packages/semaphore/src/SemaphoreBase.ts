@@ -1,5 +1,14 @@
 import type { LockHost } from '@deadbolt/core';
-import { call, checkLockName, giveBackQuietly, lockRuntime, type Call, type LockRuntime } from '@deadbolt/core/kit';
+import {
+  call,
+  checkLockName,
+  confirmOrGiveBack,
+  giveBackIfGone,
+  giveBackQuietly,
+  lockRuntime,
+  type Call,
+  type LockRuntime,
+} from '@deadbolt/core/kit';
 import { trySetPermitsCommand } from './commands/trySetPermits.js';
 import { checkPermits } from './permitArguments.js';
 import { semaphoreChannelName } from './semaphoreKeys.js';
@@ -103,5 +112,29 @@ export abstract class SemaphoreBase {
    */
   protected giveBack(command: Call<unknown>): Promise<void> {
     return giveBackQuietly(this.runtime, this.name, command);
+  }
+
+  /**
+   * Keeps the permits an acquisition's last attempt took only for a caller still there, and, with
+   * the client's `replicaSync`, only once replicas have them: else `giveBack` gives them back and
+   * this rejects (with the signal's reason, `ClientClosedError` or `ReplicaSyncError`).
+   *
+   * @internal
+   */
+  protected async keepTaken(signal: AbortSignal | undefined, giveBack: () => Promise<void>): Promise<void> {
+    // Aborted or closed while the last attempt was in flight: the caller is gone, so are the permits.
+    await giveBackIfGone(this.runtime, signal, giveBack);
+    await confirmOrGiveBack(this.runtime, this.name, signal, giveBack);
+  }
+
+  /**
+   * With the client's `replicaSync`, waits until replicas have a release of permits that just
+   * freed some; they stay free on the master whatever the replicas say.
+   *
+   * @throws `ReplicaSyncError` (operation `release`) when too few replicas acknowledged
+   * @internal
+   */
+  protected async confirmReleased(): Promise<void> {
+    await this.runtime.confirmReplicas?.(this.name, 'release');
   }
 }

@@ -43,8 +43,9 @@ export interface LockClientOptions {
    */
   clientId?: string;
   /**
-   * Wait for replicas to acknowledge every acquisition and release, and fail what they did not
-   * (see {@link ReplicaSyncOptions}). Default: off, at no cost.
+   * Wait for replicas to acknowledge every acquisition and release (of locks of every kind and of
+   * the semaphores' permits) and every change of a count-down latch's count, and fail what they
+   * did not (see {@link ReplicaSyncOptions}). Default: off, at no cost.
    */
   replicaSync?: ReplicaSyncOptions;
   /**

@@ -5,9 +5,9 @@ import type { ResolvedReplicaSyncOptions } from './ReplicaSyncOptions.js';
 import { syncCommandFor, type SyncCommand } from './syncCommand.js';
 
 /**
- * Waits until replicas acknowledge a lock's writes (`LockClientOptions.replicaSync`): the lock
- * client's part of replica sync, which lock kinds call after a successful acquisition or
- * release. For lock kind authors.
+ * Waits until replicas acknowledge writes (`LockClientOptions.replicaSync`): the lock client's
+ * part of replica sync, which locks, semaphores and latches call (as `LockRuntime.confirmReplicas`)
+ * after a successful acquisition, release or change of a count.
  */
 export class ReplicaSync {
   /** The options in force. */
@@ -24,7 +24,8 @@ export class ReplicaSync {
 
   /**
    * Waits until enough replicas acknowledge every write made so far on the connection that runs
-   * the scripts of lock `name`, which includes the `operation` just done there.
+   * the scripts of `name` (a lock, semaphore or latch), which includes the `operation` just done
+   * there.
    *
    * @throws {@link ReplicaSyncError} when too few acknowledged within the timeout and retries
    * @throws {@link RedisUnavailableError} when the wait itself failed

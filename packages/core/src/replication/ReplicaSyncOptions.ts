@@ -3,17 +3,23 @@ import { checkCount, checkDuration, checkOptions } from '../options/validate.js'
 
 /**
  * Replica sync: after every acquisition and release, wait until replicas have the write, so that
- * a failover to a replica cannot hand out a lock that is held (Redis replicates asynchronously).
- * Every time is in milliseconds.
+ * a failover to a replica cannot hand out a lock that is held, nor permits that are taken, nor
+ * forget permits given back (Redis replicates asynchronously). It applies to every lock kind, to
+ * the permits of `Semaphore` and `PermitExpirableSemaphore` (`acquire`, `tryAcquire`, and every
+ * release of permits), and to a `CountDownLatch`'s count (`trySetCount`, `countDown`, `delete`).
+ * The semaphores' `trySetPermits`, `addPermits`, `drainPermits` and `updateLeaseTime`, and the
+ * watchdog's renewals, do not wait. Every time is in milliseconds.
  *
- * Deadbolt sends `WAIT <replicas> <timeout>` on the connection that ran the lock's script (in a
- * cluster, the master owning the lock's slot), or `WAITAOF 0 <replicas> <timeout>` when that
- * server has AOF on and is Redis 7.2 or later: then the replicas have also written the lock to
+ * Deadbolt sends `WAIT <replicas> <timeout>` on the connection that ran the script (in a
+ * cluster, the master owning the name's slot), or `WAITAOF 0 <replicas> <timeout>` when that
+ * server has AOF on and is Redis 7.2 or later: then the replicas have also written the change to
  * their append-only file. The server is probed once per client (`INFO`) to choose.
  *
  * When fewer than `replicas` acknowledge within `timeout` (after `retries` more waits), an
- * acquisition gives the lock back and fails with `ReplicaSyncError`; a release fails with it too,
- * though the lock is released on the master.
+ * acquisition gives what it took back (the lock, or the permits) and fails with
+ * `ReplicaSyncError` (`operation: 'acquire'`); a release fails with it too (`'release'`), though
+ * the lock or permits are released on the master, and so does a latch's change (`'setCount'`,
+ * `'countDown'`, `'delete'`), which stands on the master.
  *
  * WAIT blocks the connection it runs on: while it waits, the other commands your application
  * sends on the same Redis client wait behind it. A healthy replica answers within a round trip;

@@ -1,12 +1,11 @@
 import { InvalidArgumentError } from '../errors/LockError.js';
-import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { LocalHandoffs } from '../handoff/LocalHandoffs.js';
 import type { PublishCommand } from '../scripts/Command.js';
 import { lockRuntime, type LockHost, type LockRuntime } from './LockRuntime.js';
 
 /**
  * The runtime as `LockBase` uses it: the public {@link LockRuntime} and what only core's own lock
- * machinery needs (local hand-offs, replica sync, the publish command). Kept out of the kit so that
+ * machinery needs (local hand-offs, the publish command). Kept out of the kit so that
  * these stay free to change; a `LockClient`'s runtime is one.
  */
 export interface CoreRuntime extends LockRuntime {
@@ -17,11 +16,6 @@ export interface CoreRuntime extends LockRuntime {
    * `undefined` when the client's `localHandoff` option is `false`.
    */
   readonly localHandoffs: LocalHandoffs | undefined;
-  /**
-   * Waits until replicas acknowledge what was just done to lock `name`; `undefined` when the
-   * client's replica sync is off.
-   */
-  readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type LockLostError } from '../errors/LockError.js';
 import type { LockEvents } from '../client/LockEvents.js';
+import type { SyncedOperation } from '../errors/ReplicaSyncError.js';
 import type { ChannelMark, ChannelSubscription } from '../pubsub/ChannelHub.js';
 import type { WakeRule } from '../pubsub/WakeRule.js';
 import type { Call } from '../scripts/Command.js';
@@ -48,6 +49,15 @@ export interface LockRuntime {
    * (a semaphore's permits for good). A failure that ends it is given to `failed`.
    */
   giveBack(call: Call<unknown>, failed: (error: unknown) => void): Promise<void>;
+  /**
+   * Waits until the client's `replicaSync` replicas acknowledge every write made so far to `name`
+   * (a lock, semaphore or latch), the `operation` just done there included; `undefined` when
+   * replica sync is off, so that a kind sends nothing then. Call it after a write succeeded; after
+   * an acquisition, the kit's `confirmOrGiveBack` also gives back what replicas lack.
+   * Rejects with `ReplicaSyncError` when too few acknowledged, `RedisUnavailableError` when the
+   * wait itself failed.
+   */
+  readonly confirmReplicas: ((name: string, operation: SyncedOperation) => Promise<void>) | undefined;
   /**
    * A fresh owner id for an acquisition that names none and runs outside a `withLock` scope:
    * `#<n>`, unique in the process, in a namespace that owner names given by users cannot enter.

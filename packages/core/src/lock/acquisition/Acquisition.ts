@@ -9,7 +9,7 @@ import type { UnkeptHold } from '../attemptAlone.js';
 import type { HeldLock } from '../HeldLock.js';
 import type { AttemptContext, WaitContext } from '../LockKind.js';
 import { spinToAcquire } from '../spinToAcquire.js';
-import { abortWins, closedWins, runAttempt } from './giveBack.js';
+import { abortWins, closedWins, confirmOrGiveBack, runAttempt } from './giveBack.js';
 import { LockHold } from './LockHold.js';
 import type { LockSite } from './LockSite.js';
 import { waitToAcquire } from './waitToAcquire.js';
@@ -242,7 +242,9 @@ export class Acquisition<Grant, Held extends HeldLock> {
     const giveBack = () => this.#giveBack(taken);
     try {
       await closedWins(site.runtime, giveBack);
-      await this.#syncReplicas(giveBack);
+      // With replica sync, an acquisition counts once replicas have it; an abort during the wait
+      // still wins, as it does over an attempt in flight.
+      await confirmOrGiveBack(site.runtime, site.name, this.#options.signal, giveBack);
       const held = site.kind.held(new LockHold(site, this.owner, this.field, this.#options, taken), taken.grant);
       this.#enter('held');
       // Only a local holder's hand-off passes a streak of local passes on.
@@ -252,23 +254,6 @@ export class Acquisition<Grant, Held extends HeldLock> {
       if (this.#phase === 'keeping') this.#enter('gaveUp');
       throw error;
     }
-  }
-
-  // With replica sync, an acquisition counts once replicas have it; one they lack is given back.
-  // An abort during the wait still wins, as it does over an attempt in flight.
-  async #syncReplicas(giveBack: () => Promise<void>): Promise<void> {
-    const { runtime, name } = this.#site;
-    const confirm = runtime.confirmReplicas;
-    if (!confirm) return;
-    try {
-      await confirm(name, 'acquire');
-      this.#options.signal?.throwIfAborted();
-    } catch (error) {
-      await giveBack();
-      throw error;
-    }
-    // Closed while replicas were being waited for: nobody would keep this lock alive either.
-    await closedWins(runtime, giveBack);
   }
 
   #giveBack(taken: Passed<Grant>): Promise<void> {

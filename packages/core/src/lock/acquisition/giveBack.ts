@@ -57,6 +57,32 @@ export async function closedWins(runtime: LockRuntime, giveBack: () => Promise<v
 }
 
 /**
+ * With replica sync on (`LockRuntime.confirmReplicas`), waits until replicas have the hold an
+ * acquisition of `name` just took, and gives it back when they do not (rejecting with the
+ * `ReplicaSyncError`, or the wait's own error), when `signal` aborted meanwhile (rejecting with its
+ * reason) or when the client closed meanwhile (`ClientClosedError`): only a hold the replicas
+ * have is kept, by a caller still there. Resolves at once, sending nothing, with replica sync off.
+ */
+export async function confirmOrGiveBack(
+  runtime: LockRuntime,
+  name: string,
+  signal: AbortSignal | undefined,
+  giveBack: () => Promise<void>,
+): Promise<void> {
+  const confirm = runtime.confirmReplicas;
+  if (!confirm) return;
+  try {
+    await confirm(name, 'acquire');
+    signal?.throwIfAborted();
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  // Closed while replicas were being waited for: nobody would keep the hold alive either.
+  await closedWins(runtime, giveBack);
+}
+
+/**
  * Closed or aborted while the attempt that took a hold was in flight: the caller is gone, so is
  * the hold. Rejects with `ClientClosedError` when the client closed, else with the signal's reason.
  */
