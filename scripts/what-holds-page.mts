@@ -36,8 +36,8 @@ const INSTEAD: Readonly<Record<string, string>> = {
   RedLock: '`FencedLock` with a store that checks its token',
   FencedLock: 'a store that checks the token of every write',
   Semaphore:
-    '`PermitExpirableSemaphore`, whose lost permits come back when their leases end, and a `FencedLock` where more holders than permits must never happen',
-  PermitExpirableSemaphore: 'a `FencedLock` where more holders than permits must never happen',
+    '`replicaSync` of every replica that could be promoted (no permit invented), and a `PermitExpirableSemaphore`, whose lost permits come back when their leases end',
+  PermitExpirableSemaphore: '`replicaSync` of every replica that could be promoted (no permit invented)',
 };
 const INSTEAD_OTHERWISE = 'fencing tokens checked by the store';
 

@@ -6,15 +6,20 @@
 // reach each other only) until 3 s past the majority's failover, then joined again, and Sentinel
 // demotes the old master.
 // - The semaphores: one task on each client host takes one permit of a semaphore of 2, 60 times,
-//   holding it 400 ms, counted at the store while it holds it. Replication is asynchronous and the
-//   semaphores wait for no replica (`LockClientOptions.replicaSync` is applied by the locks only:
-//   no semaphore or latch script is followed by a WAIT), so both masters may grant meanwhile, and
+//   holding it 400 ms, counted at the store while it holds it. Replication is asynchronous and,
+//   without `LockClientOptions.replicaSync`, the semaphores wait for no replica, so both masters
+//   may grant meanwhile, and
 //   what the old master did is gone once it is demoted: permits may be invented (more holders at
 //   once than permits) or lost for good (fewer free at the end: a permit taken before the split
 //   and given back to the old master, as the minority side does, and ioredis's majority-side
 //   workers too, whose client stays on the old master until it is demoted). Those counts are
 //   measured, not checked (`measuredOnly`). Workers granted nothing for 10 s after the demotion
 //   (every permit lost) are killed, so that the run is measured; their hosts never recovered.
+// - The semaphores again with replica sync of both replicas (as many as could be promoted): a
+//   grant waits until both replicas have it and is given back when they do not confirm, so the
+//   old master, cut off from them, grants nothing that holds. Checked: never more holders than
+//   permits. A release given to the old master is still lost with it (for good for a Semaphore):
+//   measured, and for the leased kind every host with grants left must recover.
 // - The latch (of 6, 2 waiters on each host, counted down from the hosts in turn): the 4th
 //   countdown is sent from client1 while split off, and the old master takes it; what the
 //   demotion drops is counted (`countdownsLost`) and counted down again once every countdown came
@@ -28,7 +33,7 @@ import { SENTINEL_BACKENDS } from '@deadbolt/conformance';
 import { splitOffDuringFailover, type SplitTimings } from '../src/chaos/chaosFaults.js';
 import { splitFigures } from '../src/chaos/chaosMeasures.js';
 import { expectPermitsRecovered, runChaosPermitScenario } from '../src/chaos/chaosPermitScenario.js';
-import { startChaosSentinel } from '../src/chaos/chaosSentinel.js';
+import { startChaosSentinel, SYNC_BOTH_REPLICAS } from '../src/chaos/chaosSentinel.js';
 import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
 import { expectLatchKept, runChaosLatchScenario } from '../src/chaos/runChaosLatch.js';
 import { removeNetwork, useChaos } from '../src/chaos/useChaos.js';
@@ -49,7 +54,7 @@ const TRIED =
   `a master, 2 replicas, 3 Sentinels and 3 client hosts, through the Sentinels, taking permits of a semaphore of ` +
   `${PERMITS} (one task each), or waiting on a count-down latch of ${LATCH_COUNT} that they count down in turn; the ` +
   `master's host and client1 split off together until ${SPLIT_AFTER_FAILOVER_MS} ms past the majority's failover ` +
-  `(the latch's 4th countdown sent from client1 meanwhile): the permit counts measured, not checked`;
+  `(the latch's 4th countdown sent from client1 meanwhile)`;
 
 describe.each(SENTINEL_BACKENDS)(
   'chaos on $adapter: Sentinel failover with the old master on the minority side, during permit holds and latch waits',
@@ -94,7 +99,7 @@ describe.each(SENTINEL_BACKENDS)(
         await runChaosPermitScenario({
           testFile: import.meta.url,
           scenario: SCENARIO,
-          tried: TRIED,
+          tried: `${TRIED}: the permit counts measured, not checked`,
           run: {
             ...reach,
             kind,
@@ -113,6 +118,42 @@ describe.each(SENTINEL_BACKENDS)(
           // be granted again (seen on ioredis). Only a leased permit comes back, when its lease ends.
           check: kind.leased ? expectPermitsRecovered : () => undefined,
           measuredOnly: true,
+          split,
+        });
+        expect(await removeNetwork(network), 'left behind').toEqual({ namespaces: [], pids: [] });
+      },
+      RUN_TIMEOUT_MS,
+    );
+
+    test.each(PERMIT_KINDS.map((kind) => ({ kind, id: kind.id })))(
+      '$id with replica sync of both replicas: never more holders than permits, nothing left behind',
+      async ({ kind }) => {
+        const { network, clients, reach, fault, split } = await splitDeployment();
+        await runChaosPermitScenario({
+          testFile: import.meta.url,
+          scenario: `${SCENARIO}, replica sync (both replicas)`,
+          tried:
+            `${TRIED}; replicaSync ${JSON.stringify(SYNC_BOTH_REPLICAS)}: no permit granted without both replicas, ` +
+            'so never more holders than permits; lost permits measured (a release given to the old master is lost ' +
+            'with it: for good for a Semaphore)',
+          run: {
+            ...reach,
+            replicaSync: SYNC_BOTH_REPLICAS,
+            kind,
+            clients,
+            permits: PERMITS,
+            tasks: 1,
+            holdsPerTask: HOLDS_PER_TASK,
+            workMs: CHAOS_SHAPE.workMs,
+            watchdogTimeout: CHAOS_SHAPE.watchdogTimeout,
+            commandTimeout: CHAOS_SHAPE.commandTimeout,
+            label: `split-permits-sync-${adapter}-${kind.id}`,
+            faults: [fault],
+          },
+          check: (measures) => {
+            expect(measures.holdersOverLimit, 'grants with more holders than permits').toBe(0);
+            if (kind.leased) expectPermitsRecovered(measures);
+          },
           split,
         });
         expect(await removeNetwork(network), 'left behind').toEqual({ namespaces: [], pids: [] });

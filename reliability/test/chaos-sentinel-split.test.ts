@@ -21,7 +21,7 @@ import { SENTINEL_BACKENDS } from '@deadbolt/conformance';
 import type { ReplicaSyncOptions } from '@deadbolt/core';
 import { splitOffDuringFailover, type SplitTimings } from '../src/chaos/chaosFaults.js';
 import { hostsWithGrantsLeft, splitFigures } from '../src/chaos/chaosMeasures.js';
-import { MIN_REPLICAS_ARGS, startChaosSentinel } from '../src/chaos/chaosSentinel.js';
+import { MIN_REPLICAS_ARGS, startChaosSentinel, SYNC_BOTH_REPLICAS } from '../src/chaos/chaosSentinel.js';
 import { CHAOS_SHAPE } from '../src/chaos/chaosShape.js';
 import { runChaosScenario, type ChaosFigures } from '../src/chaos/runChaosScenario.js';
 import { useChaos } from '../src/chaos/useChaos.js';
@@ -49,8 +49,6 @@ interface SplitRun {
   readonly check: (figures: ChaosFigures) => void;
 }
 
-// Replica sync as the fencing guide documents it: as many replicas as could be promoted (both).
-const BOTH_REPLICAS: ReplicaSyncOptions = { replicas: 2, timeout: 500 };
 const NOT_CHECKED = () => undefined;
 
 const RUNS: readonly SplitRun[] = [
@@ -77,7 +75,7 @@ const RUNS: readonly SplitRun[] = [
   {
     name: 'plain lock, replica sync (both replicas)',
     kind: 'Lock',
-    replicaSync: BOTH_REPLICAS,
+    replicaSync: SYNC_BOTH_REPLICAS,
     mustHold: 'no double grant, no update lost',
     check: (figures) => {
       expect(figures.doubleGrants, 'double grants').toBe(0);
@@ -94,7 +92,7 @@ const RUNS: readonly SplitRun[] = [
   {
     name: 'fenced lock, replica sync (both replicas)',
     kind: 'FencedLock',
-    replicaSync: BOTH_REPLICAS,
+    replicaSync: SYNC_BOTH_REPLICAS,
     mustHold: 'every stale write refused by the store: no update lost',
     check: (figures) => expect(figures.lostUpdates, 'updates lost (stale writes accepted)').toBe(0),
   },

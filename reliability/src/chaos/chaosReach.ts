@@ -1,4 +1,5 @@
 import type { AdapterName, ConnectionSpec } from '@deadbolt/conformance/connect';
+import type { LockClientOptions, ReplicaSyncOptions } from '@deadbolt/core';
 import type { StoreAddress } from '../store/ResourceStore.js';
 import type { ChaosRedis } from './ChaosRedis.js';
 
@@ -20,6 +21,8 @@ export interface ChaosReach {
    * that both sides of a split reach), rather than through the network.
    */
   readonly storeOverSocket?: boolean;
+  /** The workers' replica sync (`LockClientOptions.replicaSync`); off when absent. */
+  readonly replicaSync?: ReplicaSyncOptions;
 }
 
 /** A {@link ChaosReach} whose run reads the lock server back at the end (the semaphores, the latch). */
@@ -36,6 +39,11 @@ export function standaloneSpec(adapter: AdapterName, server: ChaosRedis): Connec
 /** How the workers' lock clients connect. */
 export function workerSpecOf(reach: ChaosReach): ConnectionSpec {
   return reach.spec ?? standaloneSpec(reach.adapter, reach.server);
+}
+
+/** The workers' client options: `options`, with the run's replica sync when it has one. */
+export function workerClientOptions(reach: ChaosReach, options: LockClientOptions): LockClientOptions {
+  return reach.replicaSync === undefined ? options : { ...options, replicaSync: reach.replicaSync };
 }
 
 /** Where the workers reach the store. */

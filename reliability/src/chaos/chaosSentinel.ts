@@ -1,3 +1,4 @@
+import type { ReplicaSyncOptions } from '@deadbolt/core';
 import { waitFor } from '@deadbolt/test-harness';
 import type { ConnectionSpec, AdapterName } from '@deadbolt/conformance/connect';
 import type { ChaosHost, ChaosNetwork } from './ChaosNetwork.js';
@@ -17,6 +18,9 @@ const FAILOVER_TIMEOUT_MS = 2_000;
  * since any may become the master.
  */
 export const MIN_REPLICAS_ARGS = ['--min-replicas-to-write', '1', '--min-replicas-max-lag', '1'] as const;
+
+/** Replica sync as the fencing guide documents it: as many replicas as could be promoted (both). */
+export const SYNC_BOTH_REPLICAS: ReplicaSyncOptions = { replicas: 2, timeout: 500 };
 
 /** A Sentinel deployment on test hosts, a store and client hosts: what scenario 2 of issue 32 needs. */
 export interface ChaosSentinelDeployment {

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { ReplicaSyncOptions } from '@deadbolt/core';
 import type { LockSubject } from '@deadbolt/conformance/kinds';
 import { monotonicMicros } from '../clock.js';
 import { FaultLog, type FaultType } from '../faults/FaultLog.js';
@@ -20,7 +19,7 @@ import type { HammerKind } from '../kinds.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import type { WorkerEvent, WorkerProcess } from '../process/WorkerProcess.js';
 import type { ChaosRedis } from './ChaosRedis.js';
-import { standaloneSpec, workerSpecOf, workerStoreOf, type ChaosReach } from './chaosReach.js';
+import { standaloneSpec, workerClientOptions, workerSpecOf, workerStoreOf, type ChaosReach } from './chaosReach.js';
 import { startWorkerOn } from './placeWorker.js';
 import type { ProcessClock } from './ProcessClock.js';
 
@@ -53,8 +52,6 @@ export interface ChaosClient {
 export interface ChaosHammerOptions extends ChaosReach {
   /** Independent servers after `server`, for kinds that span several (RedLock's members). */
   readonly otherServers?: readonly ChaosRedis[];
-  /** The lock clients' replica sync (`LockClientOptions.replicaSync`); off when absent. */
-  readonly replicaSync?: ReplicaSyncOptions;
   /** Worker `i` runs on client `i` modulo their number. */
   readonly clients: readonly ChaosClient[];
   readonly subjects: readonly LockSubject<HammerKind>[];
@@ -84,10 +81,7 @@ export async function runChaosHammer(options: ChaosHammerOptions): Promise<Chaos
     (options.otherServers ?? []).map((server) => standaloneSpec(options.adapter, server)),
     lockNames,
   );
-  const job =
-    options.replicaSync === undefined
-      ? plainJob
-      : { ...plainJob, clientOptions: { ...plainJob.clientOptions, replicaSync: options.replicaSync } };
+  const job = { ...plainJob, clientOptions: workerClientOptions(options, plainJob.clientOptions ?? {}) };
   const hostOf = new Map<number, string>();
   const workers = Array.from({ length: options.shape.processes }, (_, index) => {
     const client = options.clients[index % options.clients.length] ?? fail('a chaos run needs a client host');

@@ -9,7 +9,13 @@ import type { PermitKind } from '../semaphore/permitKinds.js';
 import type { ChaosHost } from './ChaosNetwork.js';
 import { CHAOS_PERMIT_JOB_VARIABLE, type ChaosPermitEvent, type ChaosPermitJob } from './chaosPermitEvents.js';
 import type { ChaosRedis } from './ChaosRedis.js';
-import { serverNowOf, workerSpecOf, workerStoreOf, type ChaosReadBackReach } from './chaosReach.js';
+import {
+  serverNowOf,
+  workerClientOptions,
+  workerSpecOf,
+  workerStoreOf,
+  type ChaosReadBackReach,
+} from './chaosReach.js';
 import { startWorkerOn } from './placeWorker.js';
 import { nextGrant, type ChaosFault } from './runChaosHammer.js';
 
@@ -75,7 +81,10 @@ export async function runChaosPermits(options: ChaosPermitOptions): Promise<Chao
   const name = `{${options.label}}:${options.kind.id}`;
   const job: ChaosPermitJob = {
     spec: workerSpecOf(options),
-    clientOptions: { watchdogTimeout: options.watchdogTimeout, commandTimeout: options.commandTimeout },
+    clientOptions: workerClientOptions(options, {
+      watchdogTimeout: options.watchdogTimeout,
+      commandTimeout: options.commandTimeout,
+    }),
     kind: options.kind.id,
     name,
     permits: options.permits,
