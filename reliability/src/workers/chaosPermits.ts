@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildSession } from '@deadbolt/conformance/connect';
-import { LockError, LockLostError, RedisUnavailableError } from '@deadbolt/core';
+import { LockError, LockLostError, RedisUnavailableError, ReplicaSyncError } from '@deadbolt/core';
 import { RespConnection } from '@deadbolt/test-harness';
 import { CHAOS_PERMIT_JOB_VARIABLE, type ChaosPermitEvent, type ChaosPermitJob } from '../chaos/chaosPermitEvents.js';
 import { monotonicMicros } from '../clock.js';
@@ -76,14 +76,15 @@ async function workUntilTold(holding: PermitHolding, hold: string): Promise<bool
  * Gives the permit back. A Semaphore's release is the same request each try, which gives back
  * only what is still held, so it is sent again until it comes back (`LockLostError`: a try before
  * ran, its reply lost). A leased permit's is sent once: `lapsed` when its lease had ended,
- * `unknown` when Redis was unreachable (its lease ends it then).
+ * `unknown` when Redis was unreachable or the replicas did not confirm it (`ReplicaSyncError`:
+ * released on a master that a failover may forget; its lease ends it then).
  */
 async function releaseOutcome(holding: PermitHolding): Promise<'released' | 'lapsed' | 'unknown'> {
   if (kind.leased)
     return holding.release().then(
       (released) => (released ? 'released' : 'lapsed'),
       (error: unknown) => {
-        if (error instanceof RedisUnavailableError) return 'unknown';
+        if (error instanceof RedisUnavailableError || error instanceof ReplicaSyncError) return 'unknown';
         throw error;
       },
     );
