@@ -36,7 +36,7 @@ const INSTEAD: Readonly<Record<string, string>> = {
   RedLock: '`FencedLock` with a store that checks its token',
   FencedLock: 'a store that checks the token of every write',
   Semaphore:
-    '`replicaSync` of every replica that could be promoted (no permit invented), and a `PermitExpirableSemaphore`, whose lost permits come back when their leases end',
+    '`PermitExpirableSemaphore` with `replicaSync` of every replica that could be promoted: no permit invented, and a lost one comes back when its lease ends',
   PermitExpirableSemaphore: '`replicaSync` of every replica that could be promoted (no permit invented)',
 };
 const INSTEAD_OTHERWISE = 'fencing tokens checked by the store';

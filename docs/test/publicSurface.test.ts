@@ -25,8 +25,10 @@ const CAPS: Readonly<Record<string, number>> = {
   // `watchLoss`, how a lock group watches its members without making Node create their signals;
   // 94 with `OneAtATime`, what every held thing's release() shares (issue 35: a second call waits
   // for the first and finds its outcome); 96 with `HoldLimit`, what a `HoldHandle` says of a
-  // `maxHoldTime`, and `checkExtendOptions`, which a lock group's `extend` checks as a held lock's.
-  '@deadbolt/core/kit': 96,
+  // `maxHoldTime`, and `checkExtendOptions`, which a lock group's `extend` checks as a held lock's;
+  // 97 with `confirmOrGiveBack`, the replica sync of an acquisition that locks and semaphores share
+  // (issue 32: a failover must not invent permits).
+  '@deadbolt/core/kit': 97,
   // Issue 34: what an adapter needs beyond the `Executor` type: the listener and command arguments
   // of that contract, the subscriber router and links, options, `hashSlot` and `checkMethods`;
   // 13 with `DriverLinkStatus`, the type of `DriverLink.status`.
