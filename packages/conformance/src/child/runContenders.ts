@@ -36,7 +36,25 @@ function runOne(job: string): Promise<number> {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`contender exited with ${code}: ${err}`));
-      resolve((JSON.parse(out.trim().split('\n').pop() ?? '{}') as { holds: number }).holds);
+      const holds = reportedHolds(out);
+      if (holds === undefined) return reject(new Error(`contender reported no holds; its output: ${out}`));
+      resolve(holds);
     });
   });
+}
+
+// The contender's report is its line `{"holds":n}`. A driver may write lines of its own to stdout
+// (GLIDE's core logs warnings with a timestamp, once after the report, in CI), so the report is
+// looked for rather than taken from the last line.
+function reportedHolds(out: string): number | undefined {
+  for (const line of out.split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const { holds } = JSON.parse(line) as { holds?: unknown };
+      if (typeof holds === 'number') return holds;
+    } catch {
+      // Not the report: a driver's line that happens to start with a brace.
+    }
+  }
+  return undefined;
 }
